@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 
 	"github.com/sqlgym/sqlgym/schemas"
@@ -16,8 +17,16 @@ type Dispatcher struct {
 }
 
 // NewDispatcher returns a dispatcher over m; limits are what server.info
-// reports.
+// reports. The dispatcher enforces two of them: MaxBatch, the requests in
+// one batch, and MaxReplyBytes, the bytes of one reply frame (zero means
+// DefaultMaxBatch and DefaultMaxReplyBytes).
 func NewDispatcher(m *Manager, limits schemas.Limits) *Dispatcher {
+	if limits.MaxBatch <= 0 {
+		limits.MaxBatch = DefaultMaxBatch
+	}
+	if limits.MaxReplyBytes <= 0 {
+		limits.MaxReplyBytes = DefaultMaxReplyBytes
+	}
 	return &Dispatcher{m: m, limits: limits}
 }
 
@@ -26,10 +35,12 @@ type runFunc func(ctx context.Context) (any, error)
 
 // prepared is one request, checked and ready to run.
 type prepared struct {
-	id     json.RawMessage
-	notify bool
-	run    runFunc
-	err    *schemas.Error // set when the request failed before running
+	id      json.RawMessage
+	method  string
+	notify  bool
+	run     runFunc
+	abandon func()         // gives up a place taken in an episode's queue, when run is not called; may be nil
+	err     *schemas.Error // set when the request failed before running
 }
 
 // Job is the work of one frame: prepared in arrival order (steps take
@@ -52,6 +63,12 @@ func (d *Dispatcher) Prepare(frame []byte) *Job {
 		}
 		if len(items) == 0 {
 			j.calls = []prepared{failed(schemas.CodeInvalidRequest, "invalid request: empty batch")}
+			return j
+		}
+		if len(items) > d.limits.MaxBatch {
+			j.calls = []prepared{failed(schemas.CodeInvalidRequest, fmt.Sprintf(
+				"invalid request: a batch of %d requests; at most %d per batch (the server's --max-batch)",
+				len(items), d.limits.MaxBatch))}
 			return j
 		}
 		j.batch = true
@@ -77,7 +94,7 @@ func (d *Dispatcher) prepare(raw []byte) prepared {
 	if err := json.Unmarshal(raw, &req); err != nil || bytes.TrimSpace(raw)[0] != '{' {
 		return failed(schemas.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 request object")
 	}
-	p := prepared{id: req.ID, notify: req.IsNotification()}
+	p := prepared{id: req.ID, method: req.Method, notify: req.IsNotification()}
 	if p.id == nil {
 		p.id = schemas.NullID
 	}
@@ -93,7 +110,7 @@ func (d *Dispatcher) prepare(raw []byte) prepared {
 		p.err = schemas.Errorf(schemas.CodeMethodNotFound, "method not found: %q", req.Method)
 		return p
 	}
-	p.run, p.err = h(d, req.Params)
+	p.run, p.abandon, p.err = h(d, req.Params)
 	return p
 }
 
@@ -124,15 +141,25 @@ func validID(id json.RawMessage) bool {
 }
 
 // Run runs the job's calls and returns the reply frame, or nil when no
-// reply is due (notifications only).
+// reply is due (notifications only). The frame never exceeds the
+// dispatcher's MaxReplyBytes: calls past the budget get an error instead.
 func (j *Job) Run(ctx context.Context) []byte {
-	replies := make([]*schemas.Response, len(j.calls))
+	budget, ok := newReplyBudget(j.d.limits.MaxReplyBytes, j.reserve())
+	if !ok {
+		for i := range j.calls {
+			j.calls[i].giveUp()
+		}
+		return encode(&schemas.Response{JSONRPC: "2.0", ID: schemas.NullID, Error: schemas.Errorf(schemas.CodeInvalidRequest,
+			"invalid request: the batch's ids alone would fill the %s reply budget (the server's --max-reply-bytes)",
+			byteSize(j.d.limits.MaxReplyBytes))})
+	}
+	replies := make([][]byte, len(j.calls))
 	var wg sync.WaitGroup
 	for i := range j.calls {
-		wg.Go(func() { replies[i] = j.d.run(ctx, &j.calls[i]) })
+		wg.Go(func() { replies[i] = j.d.run(ctx, &j.calls[i], budget) })
 	}
 	wg.Wait()
-	var out []*schemas.Response
+	var out [][]byte
 	for _, r := range replies {
 		if r != nil {
 			out = append(out, r)
@@ -142,28 +169,87 @@ func (j *Job) Run(ctx context.Context) []byte {
 	case len(out) == 0:
 		return nil
 	case !j.batch:
-		return encode(out[0])
+		return out[0]
 	}
-	return encode(out)
+	return joinArray(out)
 }
 
-// run runs one prepared call; nil for a notification.
-func (d *Dispatcher) run(ctx context.Context, p *prepared) *schemas.Response {
-	resp := &schemas.Response{JSONRPC: "2.0", ID: p.id}
-	if p.err != nil {
-		resp.Error = p.err
-	} else if result, err := p.run(ctx); err != nil {
-		resp.Error = rpcError(err)
-	} else {
-		resp.Result = result
+// reserve is the room the job's replies keep for errors: every call's id
+// with an error, and a batch's brackets and commas.
+func (j *Job) reserve() int64 {
+	n := int64(len(j.calls) + 1)
+	for i := range j.calls {
+		n += errorReserve + int64(len(j.calls[i].id))
 	}
-	if resp.Error != nil {
-		d.m.metrics.rpcError(resp.Error.Code)
+	return n
+}
+
+// giveUp releases what a call that will not run holds.
+func (p *prepared) giveUp() {
+	if p.abandon != nil {
+		p.abandon()
+	}
+}
+
+// run runs one prepared call and returns its encoded reply; nil for a
+// notification.
+func (d *Dispatcher) run(ctx context.Context, p *prepared, budget *replyBudget) []byte {
+	resp := &schemas.Response{JSONRPC: "2.0", ID: p.id}
+	switch {
+	case p.err != nil:
+		resp.Error = p.err
+	case budget.spent():
+		p.giveUp()
+		resp.Error = budget.notRun()
+	default:
+		if result, err := p.run(ctx); err != nil {
+			resp.Error = rpcError(err)
+		} else {
+			resp.Result = result
+		}
 	}
 	if p.notify {
+		d.countError(resp.Error)
 		return nil
 	}
-	return resp
+	if resp.Error == nil {
+		b := encode(resp)
+		if budget.take(len(b)) {
+			return b
+		}
+		resp.Result, resp.Error = nil, budget.tooLarge(p.method, len(b))
+	}
+	d.countError(resp.Error)
+	resp.Error = cutMessage(resp.Error)
+	b := encode(resp)
+	if !budget.take(len(b)) { // the shortest error, paid from the call's reserve
+		resp.Error = &schemas.Error{Code: schemas.CodeCapacity, Message: spentMessage}
+		b = encode(resp)
+	}
+	return b
+}
+
+func (d *Dispatcher) countError(e *schemas.Error) {
+	if e != nil {
+		d.m.metrics.rpcError(e.Code)
+	}
+}
+
+// joinArray frames encoded replies as a JSON array.
+func joinArray(items [][]byte) []byte {
+	n := len(items) + 1
+	for _, it := range items {
+		n += len(it)
+	}
+	out := make([]byte, 0, n)
+	out = append(out, '[')
+	for i, it := range items {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, it...)
+	}
+	return append(out, ']')
 }
 
 func encode(v any) []byte {

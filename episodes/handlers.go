@@ -7,8 +7,10 @@ import (
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
-// handler checks a method's params and returns the call to run.
-type handler func(d *Dispatcher, params json.RawMessage) (runFunc, *schemas.Error)
+// handler checks a method's params and returns the call to run, and what
+// gives up the place the call took in an episode's queue if it is never
+// run (nil when it took none).
+type handler func(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error)
 
 // handlers maps each method of protocol sqlgym/1 to its handler. It is
 // never written after package initialization.
@@ -21,63 +23,63 @@ var handlers = map[string]handler{
 	schemas.MethodEpisodeGet: handleGet,
 }
 
-func handleInfo(d *Dispatcher, params json.RawMessage) (runFunc, *schemas.Error) {
+func handleInfo(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {
 	var p struct{}
 	if e := decodeParams(params, &p); e != nil {
-		return nil, e
+		return nil, nil, e
 	}
-	return func(context.Context) (any, error) { return d.m.Info(d.limits), nil }, nil
+	return func(context.Context) (any, error) { return d.m.Info(d.limits), nil }, nil, nil
 }
 
-func handleTasksList(d *Dispatcher, params json.RawMessage) (runFunc, *schemas.Error) {
+func handleTasksList(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {
 	var p schemas.TasksListParams
 	if e := decodeParams(params, &p); e != nil {
-		return nil, e
+		return nil, nil, e
 	}
-	return func(context.Context) (any, error) { return d.m.ListTasks(p) }, nil
+	return func(context.Context) (any, error) { return d.m.ListTasks(p) }, nil, nil
 }
 
-func handleReset(d *Dispatcher, params json.RawMessage) (runFunc, *schemas.Error) {
+func handleReset(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {
 	var p schemas.ResetParams
 	if e := decodeParams(params, &p); e != nil {
-		return nil, e
+		return nil, nil, e
 	}
-	return func(ctx context.Context) (any, error) { return d.m.Reset(ctx, p) }, nil
+	return func(ctx context.Context) (any, error) { return d.m.Reset(ctx, p) }, nil, nil
 }
 
-func handleStep(d *Dispatcher, params json.RawMessage) (runFunc, *schemas.Error) {
+func handleStep(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {
 	var p schemas.StepParams
 	if e := decodeParams(params, &p); e != nil {
-		return nil, e
+		return nil, nil, e
 	}
 	if p.EpisodeID == "" {
-		return nil, schemas.Errorf(schemas.CodeInvalidParams, "episode_id is missing")
+		return nil, nil, schemas.Errorf(schemas.CodeInvalidParams, "episode_id is missing")
 	}
 	if e := checkAction(&p.Action); e != nil {
-		return nil, e
+		return nil, nil, e
 	}
 	st, err := d.m.Enqueue(p.EpisodeID)
 	if err != nil {
-		return nil, rpcError(err)
+		return nil, nil, rpcError(err)
 	}
-	return func(ctx context.Context) (any, error) { return d.m.Step(ctx, st, p.Action) }, nil
+	return func(ctx context.Context) (any, error) { return d.m.Step(ctx, st, p.Action) }, st.abandon, nil
 }
 
-func handleClose(d *Dispatcher, params json.RawMessage) (runFunc, *schemas.Error) {
+func handleClose(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {
 	id, e := episodeParam(params)
 	if e != nil {
-		return nil, e
+		return nil, nil, e
 	}
 	ct := d.m.enqueueClose(id)
-	return func(ctx context.Context) (any, error) { return d.m.closeQueued(ctx, id, ct) }, nil
+	return func(ctx context.Context) (any, error) { return d.m.closeQueued(ctx, id, ct) }, ct.abandon, nil
 }
 
-func handleGet(d *Dispatcher, params json.RawMessage) (runFunc, *schemas.Error) {
+func handleGet(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {
 	id, e := episodeParam(params)
 	if e != nil {
-		return nil, e
+		return nil, nil, e
 	}
-	return func(context.Context) (any, error) { return d.m.Get(id) }, nil
+	return func(context.Context) (any, error) { return d.m.Get(id) }, nil, nil
 }
 
 func episodeParam(params json.RawMessage) (string, *schemas.Error) {

@@ -56,7 +56,8 @@ type harness struct {
 type options struct {
 	cfg    func(*episodes.Config)
 	server func(*episodes.ServerConfig)
-	run    bool // run the idle sweeper
+	limits schemas.Limits // the dispatcher's limits (zero: defaults)
+	run    bool           // run the idle sweeper
 }
 
 func newHarness(t testing.TB, o options) *harness {
@@ -95,7 +96,7 @@ func startHarness(t testing.TB, o options, dir string, dss ...*env.Dataset) *har
 	if o.cfg != nil {
 		o.cfg(&cfg)
 	}
-	ts := testserver.Start(t, cfg, testserver.Options{Server: o.server})
+	ts := testserver.Start(t, cfg, testserver.Options{Server: o.server, Limits: o.limits})
 	if o.run {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})

@@ -92,8 +92,8 @@ func (m *Manager) closeQueued(ctx context.Context, id string, ct *StepTicket) (*
 			}
 		}
 	}
-	if t := m.recentTrajectory(id); t != nil {
-		return summary(t), nil
+	if e := m.recentEntry(id); e != nil {
+		return e.summary, nil
 	}
 	return nil, fmt.Errorf("%w: no live or recent episode %q", errGone, id)
 }
@@ -107,13 +107,20 @@ func (m *Manager) Get(id string) (*schemas.Trajectory, error) {
 		t := s.snapshot()
 		return &t, nil
 	}
-	if t := m.recentTrajectory(id); t != nil {
-		return t, nil
+	e := m.recentEntry(id)
+	switch {
+	case e == nil:
+		return nil, fmt.Errorf("%w: no live or recent episode %q", errGone, id)
+	case e.traj == nil:
+		return nil, fmt.Errorf("%w: episode %s ended (%s) and its record is no longer held in memory "+
+			"(the server's --recent-episodes and --recent-bytes); read it from the trajectory store: %s",
+			errGone, id, e.summary.Outcome, m.cfg.TrajectoryStore)
 	}
-	return nil, fmt.Errorf("%w: no live or recent episode %q", errGone, id)
+	return e.traj, nil
 }
 
-func (m *Manager) recentTrajectory(id string) *schemas.Trajectory {
+// recentEntry returns what is remembered of an ended episode, or nil.
+func (m *Manager) recentEntry(id string) *recentEntry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.recent.get(id)
@@ -133,5 +140,13 @@ func summary(t *schemas.Trajectory) *schemas.CloseResult {
 	return &schemas.CloseResult{
 		EpisodeID: t.EpisodeID, Outcome: t.Outcome, FinalReward: t.FinalReward,
 		TotalReward: t.TotalReward, Turns: len(t.Steps), RewardComponents: comps,
+	}
+}
+
+// abandon gives up the ticket's place in its episode's queue, for a call
+// that will not run. A nil ticket holds nothing.
+func (st *StepTicket) abandon() {
+	if st != nil {
+		st.t.abandon()
 	}
 }

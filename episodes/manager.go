@@ -18,6 +18,12 @@ import (
 	"github.com/sqlgym/sqlgym/tools"
 )
 
+// Defaults of the Manager's memory bounds.
+const (
+	DefaultMaxTagsBytes = 64 << 10
+	DefaultRecentBytes  = 256 << 20
+)
+
 // Config configures a Manager. The zero value of each limit means its
 // default.
 type Config struct {
@@ -34,9 +40,14 @@ type Config struct {
 	MaxTurnsLimit  int           // largest max_turns a reset may ask for (64)
 	MaxEpisodes    int           // live episodes at once (4096)
 	IdleTimeout    time.Duration // idle time before an episode is abandoned (10m)
-	RecentEpisodes int           // ended episodes kept for episode.get (10000)
-	StepQueue      int           // steps of one episode waiting at once (16)
-	Now            func() time.Time
+	RecentEpisodes int           // ended episodes remembered, for episode.get and episode.close (10000)
+	RecentBytes    int64         // bytes of ended trajectories kept whole for episode.get (256 MiB)
+	MaxTagsBytes   int           // bytes of a reset's tags (64 KiB)
+	// TrajectoryStore says where ended episodes are recorded, for the
+	// error of an episode.get whose record is no longer held in memory.
+	TrajectoryStore string
+	StepQueue       int // steps of one episode waiting at once (16)
+	Now             func() time.Time
 }
 
 func (c *Config) setDefaults() {
@@ -50,6 +61,13 @@ func (c *Config) setDefaults() {
 	def(&c.MaxEpisodes, 4096)
 	def(&c.RecentEpisodes, 10000)
 	def(&c.StepQueue, 16)
+	def(&c.MaxTagsBytes, DefaultMaxTagsBytes)
+	if c.RecentBytes <= 0 {
+		c.RecentBytes = DefaultRecentBytes
+	}
+	if c.TrajectoryStore == "" {
+		c.TrajectoryStore = "the server's trajectory store"
+	}
 	if c.IdleTimeout <= 0 {
 		c.IdleTimeout = 10 * time.Minute
 	}
@@ -83,7 +101,7 @@ func New(cfg Config) (*Manager, error) {
 		return nil, fmt.Errorf("new manager: no dataset")
 	}
 	m := &Manager{cfg: cfg, datasets: map[string]*env.Dataset{}, live: map[string]*Session{},
-		recent: newRecentSet(cfg.RecentEpisodes), metrics: NewMetrics()}
+		recent: newRecentSet(cfg.RecentEpisodes, cfg.RecentBytes), metrics: NewMetrics()}
 	for _, ds := range cfg.Datasets {
 		if _, dup := m.datasets[ds.Name]; dup {
 			return nil, fmt.Errorf("new manager: two datasets named %q", ds.Name)
@@ -121,8 +139,9 @@ func (m *Manager) finish(ctx context.Context, s *Session, t *schemas.Trajectory)
 	m.mu.Lock()
 	delete(m.live, s.id)
 	m.recent.put(t)
-	live := len(m.live)
+	live, held := len(m.live), m.recent.bytes
 	m.mu.Unlock()
+	m.metrics.recentBytes.Set(float64(held))
 	m.metrics.ended(t.Outcome, live)
 	m.cfg.Logger.Info("episode ended",
 		zap.String("episode", t.EpisodeID), zap.String("task", t.Task.TaskID),

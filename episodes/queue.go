@@ -51,8 +51,7 @@ func (t *ticket) wait(ctx context.Context) error {
 	case <-t.prev:
 		return nil
 	case <-ctx.Done():
-		// Keep the chain intact: release our place once our turn comes.
-		go func() { <-t.prev; t.release() }()
+		t.abandon() // keep the chain intact: release our place once our turn comes
 		return ctx.Err()
 	}
 }
@@ -75,4 +74,10 @@ func (q *stepQueue) closeIfIdle() bool {
 	}
 	q.closed = true
 	return true
+}
+
+// abandon gives up the ticket's place without running a step: the steps
+// after it run once the ones before it are done.
+func (t *ticket) abandon() {
+	go func() { <-t.prev; t.release() }()
 }

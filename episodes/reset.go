@@ -27,8 +27,8 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 	if err != nil {
 		return nil, schemas.Errorf(schemas.CodeInvalidParams, "reward: %v", err)
 	}
-	if len(p.Tags) > 0 && !isJSONObject(p.Tags) {
-		return nil, schemas.Errorf(schemas.CodeInvalidParams, "tags must be a JSON object")
+	if err := m.checkTags(p.Tags); err != nil {
+		return nil, err
 	}
 	db, err := m.cfg.Catalog.DB(ctx, ds, task.DBID)
 	if err != nil {
@@ -131,6 +131,19 @@ func (m *Manager) episodeShape(p schemas.ResetParams) (int, string, error) {
 		format = p.ActionFormat
 	}
 	return maxTurns, format, nil
+}
+
+// checkTags checks that a reset's tags are a JSON object within the
+// server's --max-tags-bytes: they are kept with the episode in memory.
+func (m *Manager) checkTags(tags json.RawMessage) error {
+	if len(tags) > m.cfg.MaxTagsBytes {
+		return schemas.Errorf(schemas.CodeInvalidParams, "tags: %s, at most %s (the server's --max-tags-bytes)",
+			byteSize(int64(len(tags))), byteSize(int64(m.cfg.MaxTagsBytes)))
+	}
+	if len(tags) > 0 && !isJSONObject(tags) {
+		return schemas.Errorf(schemas.CodeInvalidParams, "tags must be a JSON object")
+	}
+	return nil
 }
 
 func isJSONObject(raw json.RawMessage) bool {

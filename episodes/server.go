@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -28,7 +30,20 @@ type ServerConfig struct {
 	PongWait      time.Duration // how long the peer may stay silent (2 x PingInterval)
 	WriteTimeout  time.Duration // bound on one frame's write (10s)
 	CloseWait     time.Duration // how long shutdown waits for the peer's close frame (2s)
+
+	MaxConnBytes    int64         // bytes one socket's running frames and unwritten replies may hold before reading stops (32 MiB)
+	StallTimeout    time.Duration // how long a socket may hold MaxConnBytes with nothing written before it is closed (10s)
+	MaxReadingBytes int64         // bytes of messages being received, over every socket and HTTP request (256 MiB)
+	MaxConnections  int           // open WebSockets and HTTP RPC requests at once (4096)
 }
+
+// Defaults of the server's bounds on what clients can make it hold.
+const (
+	DefaultMaxConnBytes    = 32 << 20
+	DefaultStallTimeout    = 10 * time.Second
+	DefaultMaxReadingBytes = 256 << 20
+	DefaultMaxConnections  = 4096
+)
 
 func (c *ServerConfig) setDefaults() {
 	if c.MaxFrameBytes <= 0 {
@@ -49,6 +64,19 @@ func (c *ServerConfig) setDefaults() {
 	if c.CloseWait <= 0 {
 		c.CloseWait = 2 * time.Second
 	}
+	if c.MaxConnBytes <= 0 {
+		c.MaxConnBytes = DefaultMaxConnBytes
+	}
+	if c.StallTimeout <= 0 {
+		c.StallTimeout = DefaultStallTimeout
+	}
+	if c.MaxReadingBytes <= 0 {
+		c.MaxReadingBytes = DefaultMaxReadingBytes
+	}
+	c.MaxReadingBytes = max(c.MaxReadingBytes, c.MaxFrameBytes+1) // one whole frame always fits
+	if c.MaxConnections <= 0 {
+		c.MaxConnections = DefaultMaxConnections
+	}
 	if c.Logger == nil {
 		c.Logger = zap.NewNop()
 	}
@@ -61,6 +89,8 @@ type Server struct {
 	base     context.Context // steps run under it; cancelled by Close
 	cancel   context.CancelFunc
 	upgrader websocket.Upgrader
+	reading  *readBudget  // bytes of messages being received
+	open     atomic.Int64 // WebSockets and HTTP RPC requests being served
 
 	mu      sync.Mutex // guards conns and closing
 	conns   map[*wsConn]struct{}
@@ -73,8 +103,9 @@ type Server struct {
 // gives up waiting, not when ctx is cancelled.
 func NewServer(ctx context.Context, cfg ServerConfig) *Server {
 	cfg.setDefaults()
-	s := &Server{cfg: cfg, conns: map[*wsConn]struct{}{}}
+	s := &Server{cfg: cfg, conns: map[*wsConn]struct{}{}, reading: newReadBudget(cfg.MaxReadingBytes)}
 	s.base, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	cfg.Metrics.countReading(s.reading.inUse)
 	s.upgrader = websocket.Upgrader{
 		ReadBufferSize: 16 << 10, WriteBufferSize: 16 << 10,
 		CheckOrigin: func(*http.Request) bool { return true }, // not a browser API; the token guards it
@@ -114,6 +145,10 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "server shutting down", http.StatusServiceUnavailable)
 		return
 	}
+	if !s.admitConn(w) {
+		return
+	}
+	defer s.open.Add(-1)
 	ws, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader has answered the client
@@ -121,19 +156,61 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	s.serveConn(ws)
 }
 
+// admitConn counts a WebSocket or HTTP request against MaxConnections,
+// or answers 503 when there is no room; the caller gives the room back
+// with s.open.Add(-1) when it returns true.
+func (s *Server) admitConn(w http.ResponseWriter) bool {
+	if s.open.Add(1) > int64(s.cfg.MaxConnections) {
+		s.open.Add(-1)
+		s.cfg.Metrics.refusedConns.Inc()
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, fmt.Sprintf("too many connections: the server serves at most %d WebSockets and HTTP requests at once (its --max-connections)",
+			s.cfg.MaxConnections), http.StatusServiceUnavailable)
+		return false
+	}
+	return true
+}
+
 func (s *Server) handleRPC(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxFrameBytes))
-	if err != nil {
-		http.Error(w, "request body too large or unreadable: "+err.Error(), http.StatusRequestEntityTooLarge)
+	if !s.admitConn(w) {
 		return
 	}
-	reply := s.cfg.Dispatcher.Prepare(body).Run(s.base)
+	defer s.open.Add(-1)
+	body, held, err := s.readBody(w, r)
+	if err != nil {
+		return
+	}
+	job := s.cfg.Dispatcher.Prepare(body)
+	s.reading.release(held)
+	reply := job.Run(s.base)
 	if reply == nil {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(reply)
+}
+
+// readBody reads a request body within MaxFrameBytes, PongWait and the
+// reading budget, or answers the client with what was wrong.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int64, error) {
+	deadline := time.Now().Add(s.cfg.PongWait)
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(deadline)
+	body, held, err := s.reading.read(r.Context(), http.MaxBytesReader(w, r.Body, s.cfg.MaxFrameBytes), s.cfg.MaxFrameBytes,
+		2*s.cfg.PongWait, func(waited time.Duration) {
+			deadline = deadline.Add(waited)
+			rc.SetReadDeadline(deadline)
+		})
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		http.Error(w, fmt.Sprintf("request body too large: at most %d bytes (the server's --max-frame-bytes)", s.cfg.MaxFrameBytes),
+			http.StatusRequestEntityTooLarge)
+	case err != nil:
+		http.Error(w, fmt.Sprintf("request body not received within %s: %v", s.cfg.PongWait, err), http.StatusRequestTimeout)
+	}
+	return body, held, err
 }
 
 // track adds a connection to the set Close shuts down; false once the

@@ -41,6 +41,11 @@ type Limits struct {
 	RowLimit         int     `json:"row_limit"`
 	ObservationBytes int     `json:"observation_bytes"`
 	MaxFrameBytes    int64   `json:"max_frame_bytes"`
+	MaxBatch         int     `json:"max_batch" jsonschema_description:"Requests in one JSON-RPC batch."`
+	MaxReplyBytes    int64   `json:"max_reply_bytes" jsonschema_description:"Bytes of one reply frame or HTTP reply body."`
+	MaxTagsBytes     int     `json:"max_tags_bytes" jsonschema_description:"Bytes of an episode.reset's tags."`
+	MaxConnBytes     int64   `json:"max_conn_bytes" jsonschema_description:"Bytes one socket's running requests and unwritten replies may hold before the server stops reading it."`
+	MaxConnections   int     `json:"max_connections" jsonschema_description:"Open WebSockets and HTTP RPC requests at once."`
 }
 
 // Stats are live counters, as server.info reports them.

@@ -30,6 +30,7 @@ type serverOpts struct {
 	idleTimeout time.Duration
 	frameBytes  int64
 	grace       time.Duration
+	bounds      clientBounds
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -42,6 +43,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.DurationVar(&f.server.idleTimeout, "idle-timeout", 10*time.Minute, "idle time after which an episode is abandoned")
 	fs.Int64Var(&f.server.frameBytes, "max-frame-bytes", 4<<20, "largest WebSocket frame or HTTP body accepted")
 	fs.DurationVar(&f.server.grace, "shutdown-grace", 30*time.Second, "how long shutdown waits for running steps")
+	f.server.bounds.register(fs)
 	fs.StringVar(&f.logFormat, "log-format", "console", "log format: json or console")
 	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	if err := parseFlags(fs, args); err != nil {
@@ -62,7 +64,7 @@ func (o *serverOpts) check() error {
 	if o.maxEpisodes < 1 || o.idleTimeout <= 0 || o.frameBytes < 1024 {
 		return usageError{"--max-episodes must be >= 1, --idle-timeout > 0 and --max-frame-bytes >= 1024"}
 	}
-	return nil
+	return o.bounds.check(o.frameBytes)
 }
 
 func serve(ctx context.Context, f *serveFlags, log *zap.Logger, stdout io.Writer) error {
@@ -87,15 +89,20 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 		Datasets: st.datasets, Catalog: st.catalog, Runner: st.runner, Judge: st.judge,
 		Reward: st.spec, Recorder: st.recorder, Logger: log, Version: version,
 		MaxTurns: s.maxTurns, MaxEpisodes: o.maxEpisodes, IdleTimeout: o.idleTimeout,
+		MaxTagsBytes: o.bounds.tagsBytes, RecentEpisodes: o.bounds.recentEpisodes, RecentBytes: o.bounds.recentBytes,
+		TrajectoryStore: s.storeDescription(),
 	})
 	if err != nil {
 		return err
 	}
 	limits := s.limits()
 	limits.MaxFrameBytes = o.frameBytes
+	o.bounds.report(&limits)
 	srv := episodes.NewServer(ctx, episodes.ServerConfig{
 		Dispatcher: episodes.NewDispatcher(mgr, limits), Metrics: mgr.Metrics(),
 		Logger: log, Token: o.token, MaxFrameBytes: o.frameBytes,
+		MaxConnBytes: o.bounds.connBytes, StallTimeout: o.bounds.stallTimeout,
+		MaxReadingBytes: o.bounds.readingBytes, MaxConnections: o.bounds.connections,
 	})
 	ln, err := listen()
 	if err != nil {

@@ -1,0 +1,101 @@
+package episodes
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/semaphore"
+)
+
+// errReadBudget is the error of a message that could not get room in the
+// server's reading budget before its deadline.
+var errReadBudget = errors.New("no room to receive the message: the server's --max-reading-bytes is taken by other messages")
+
+// readBudget bounds the bytes of messages being received, across every
+// connection and HTTP request: a message takes room as it arrives, in
+// growing pieces, and gives it back once it has been parsed. A message
+// that cannot get room waits (its sender is pushed back by TCP); the time
+// it waits does not count against its sender.
+type readBudget struct {
+	max  int64
+	sem  *semaphore.Weighted
+	held atomic.Int64 // bytes taken, for the metric
+}
+
+func newReadBudget(max int64) *readBudget {
+	return &readBudget{max: max, sem: semaphore.NewWeighted(max)}
+}
+
+// inUse returns the bytes taken now.
+func (b *readBudget) inUse() int64 { return b.held.Load() }
+
+// firstPiece is the room a message takes before its first byte.
+const firstPiece = 1 << 10
+
+// read reads r to its end within limit bytes (the caller's reader
+// enforces limit; read never grows past limit+1), taking room for what it
+// holds. Each wait for room lasts at most maxWait, and onWait is told how
+// long it took, so the caller can push its read deadline back by as much.
+// It returns the bytes and the room they hold, to give back with release;
+// on an error it holds nothing.
+func (b *readBudget) read(ctx context.Context, r io.Reader, limit int64, maxWait time.Duration,
+	onWait func(time.Duration)) ([]byte, int64, error) {
+	var buf []byte
+	var held int64
+	for {
+		if len(buf) == cap(buf) {
+			grow := min(max(int64(cap(buf)), firstPiece), limit+1-int64(cap(buf)), b.max-held)
+			if grow <= 0 {
+				grow = 1
+			}
+			if err := b.acquire(ctx, grow, maxWait, onWait); err != nil {
+				b.release(held)
+				return nil, 0, err
+			}
+			held += grow
+			b.held.Add(grow)
+			nb := make([]byte, len(buf), int64(cap(buf))+grow)
+			copy(nb, buf)
+			buf = nb
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, held, nil
+		}
+		if err != nil {
+			b.release(held)
+			return nil, 0, err
+		}
+	}
+}
+
+// acquire takes n bytes of room, waiting at most maxWait.
+func (b *readBudget) acquire(ctx context.Context, n int64, maxWait time.Duration, onWait func(time.Duration)) error {
+	if b.sem.TryAcquire(n) {
+		return nil
+	}
+	start := time.Now()
+	wctx, cancel := context.WithTimeout(ctx, maxWait)
+	defer cancel()
+	err := b.sem.Acquire(wctx, n)
+	onWait(time.Since(start))
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return errReadBudget
+	}
+	return nil
+}
+
+// release gives back room taken by read.
+func (b *readBudget) release(n int64) {
+	if n > 0 {
+		b.held.Add(-n)
+		b.sem.Release(n)
+	}
+}
