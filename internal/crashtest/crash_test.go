@@ -12,6 +12,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/internal/binserver"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -28,7 +29,7 @@ const (
 var delays = []time.Duration{150 * time.Millisecond, 500 * time.Millisecond, 1100 * time.Millisecond, 2 * time.Second}
 
 func TestKill9KeepsEveryAnsweredEpisode(t *testing.T) {
-	bin := buildServer(t)
+	bin := binserver.Build(t)
 	dataDir := t.TempDir()
 	logDir := trajlog.LogDir(dataDir)
 	seed := rand.Uint64()
@@ -40,9 +41,9 @@ func TestKill9KeepsEveryAnsweredEpisode(t *testing.T) {
 		delay := base + time.Duration(rng.Int64N(int64(base/2)))
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		driven := make(chan error, 1)
-		go func() { driven <- drive(ctx, srv.url, sockets, workers, rng.Uint64(), book) }()
+		go func() { driven <- drive(ctx, srv.URL, sockets, workers, rng.Uint64(), book) }()
 		time.Sleep(delay)
-		srv.kill(t)
+		srv.Kill()
 		err := <-driven
 		cancel()
 		if err != nil {
@@ -55,12 +56,12 @@ func TestKill9KeepsEveryAnsweredEpisode(t *testing.T) {
 		}
 	}
 	srv := startServer(t, bin, dataDir)
-	if !strings.Contains(srv.stderr.String(), "trajectory log recovered") {
-		t.Errorf("restart after kill -9 logged no recovery:\n%s", srv.stderr)
+	if !strings.Contains(srv.Stderr.String(), "trajectory log recovered") {
+		t.Errorf("restart after kill -9 logged no recovery:\n%s", srv.Stderr)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := client.Dial(ctx, srv.url, "")
+	c, err := client.Dial(ctx, srv.URL, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestKill9KeepsEveryAnsweredEpisode(t *testing.T) {
 		t.Errorf("an episode after recovery: %v", err)
 	}
 	c.Close()
-	srv.stop(t)
+	srv.Stop(t)
 	verify(t, logDir, book)
 }
 
