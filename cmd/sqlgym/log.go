@@ -92,7 +92,7 @@ func verifyText(rep *trajlog.VerifyReport) string {
 		fmt.Fprintf(&b, ", and %d whose ids are unknown", sum.Unidentified)
 	}
 	fmt.Fprintf(&b, "), %d faulty indexes\n", rep.IndexFaults())
-	b.WriteString("readers skip damaged lines and read every episode on undamaged ones; keep a copy of the damaged segments before a server writes again\n")
+	b.WriteString("the readers skip the damaged lines and read every episode on undamaged ones (replay, rescore and export exit 3 unless --allow-damage)\n")
 	return b.String()
 }
 
