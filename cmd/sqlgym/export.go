@@ -17,6 +17,7 @@ type exportFlags struct {
 	dataDir      string
 	trajectories string
 	filter       filterFlags
+	damage       damageFlags
 	format       string
 	bestPerTask  int
 	dedup        bool
@@ -28,6 +29,7 @@ func (f *exportFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.dataDir, "data-dir", "./sqlgym-data", "where serve kept the trajectory log")
 	fs.StringVar(&f.trajectories, "trajectories", "", "where episodes were recorded: empty for the log under --data-dir, a postgres:// URL, or a file of records")
 	f.filter.register(fs)
+	f.damage.register(fs)
 	fs.StringVar(&f.format, "format", "", "output format: sft, dpo or raw (required)")
 	fs.IntVar(&f.bestPerTask, "best-per-task", 0, "sft, raw: keep the best `N` episodes of each task; dpo: at most N pairs per prompt (0: no limit)")
 	fs.BoolVar(&f.dedup, "dedup", false, "drop an episode whose actions repeat those of a kept episode of the same prompt")
@@ -36,7 +38,7 @@ func (f *exportFlags) register(fs *flag.FlagSet) {
 }
 
 // runExport writes training files from the recorded episodes and reports
-// what each filter kept and dropped.
+// what each filter kept and dropped, and the damage found in the log.
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("export", stderr)
 	var f exportFlags
@@ -84,5 +86,5 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	return nil
+	return f.damage.report(stderr, "export", rd)
 }

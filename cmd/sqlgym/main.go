@@ -6,6 +6,7 @@
 //	sqlgym bench     measure a server's throughput
 //	sqlgym eval      score a predictions file; sqlgym check: a dataset's golds
 //	sqlgym replay    re-run recorded episodes; rescore, export: reuse them
+//	sqlgym log       check the trajectory log (log verify)
 //	sqlgym schemas   the wire protocol's JSON Schemas
 //
 // Run "sqlgym help" for the list, "sqlgym CMD -h" for a command's flags.
@@ -43,6 +44,7 @@ func commands() []command {
 		{"replay", "re-run recorded episodes; report whether observations and rewards reproduce", runReplay},
 		{"rescore", "pay recorded episodes under another --reward spec; show what changed", runRescore},
 		{"export", "write training files (sft, dpo, raw) from recorded episodes", runExport},
+		{"log", "check the trajectory log: log verify reads every segment's checksums and index", runLog},
 		{"schemas", "print the wire protocol's JSON Schemas (NAME, --list), or write them all to --out DIR", runSchemas},
 		{"version", "print the version", runVersion},
 	}
@@ -65,11 +67,20 @@ func main() {
 	}
 }
 
-// exitCode is 2 for usage errors and 1 for everything else.
+// exitDamaged is the exit status of a command that found the trajectory
+// log damaged (having done its work on the undamaged episodes).
+const exitDamaged = 3
+
+// exitCode is 2 for usage errors, exitDamaged for a damaged trajectory
+// log, and 1 for everything else.
 func exitCode(err error) int {
 	var ue usageError
-	if errors.As(err, &ue) {
+	var de damageError
+	switch {
+	case errors.As(err, &ue):
 		return 2
+	case errors.As(err, &de):
+		return exitDamaged
 	}
 	return 1
 }

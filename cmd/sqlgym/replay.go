@@ -12,18 +12,20 @@ import (
 type replayFlags struct {
 	stack   stackFlags
 	filter  filterFlags
+	damage  damageFlags
 	workers int
 	all     bool
 }
 
 // runReplay re-executes every recorded step of the selected episodes and
-// reports, per episode, whether observations and rewards reproduce. It
-// fails when an episode diverged.
+// reports, per episode, whether observations and rewards reproduce, and
+// the damage found in the log. It fails when an episode diverged.
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("replay", stderr)
 	var f replayFlags
 	registerOffline(fs, &f.stack)
 	f.filter.register(fs)
+	f.damage.register(fs)
 	fs.IntVar(&f.workers, "workers", 2, "episodes replayed at once")
 	fs.BoolVar(&f.all, "all", false, "list every episode, not only those that diverged or could not be verified")
 	if err := parseFlags(fs, args); err != nil {
@@ -57,8 +59,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
+	derr := f.damage.report(stderr, "replay", off.reader)
 	if sum.Diverged > 0 {
 		return fmt.Errorf("replay: %d of %d episodes diverged", sum.Diverged, sum.Episodes)
 	}
-	return nil
+	return derr
 }

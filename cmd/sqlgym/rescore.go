@@ -14,17 +14,20 @@ import (
 type rescoreFlags struct {
 	stack      stackFlags
 	filter     filterFlags
+	damage     damageFlags
 	rewardFile string
 	out        string
 }
 
 // runRescore pays the selected episodes under another reward spec and
-// prints how the reward distribution and the outcome counts changed.
+// prints how the reward distribution and the outcome counts changed, and
+// the damage found in the log.
 func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("rescore", stderr)
 	var f rescoreFlags
 	registerOffline(fs, &f.stack)
 	f.filter.register(fs)
+	f.damage.register(fs)
 	fs.StringVar(&f.rewardFile, "reward", "", "the spec to pay under: a reward spec `file` (JSON, merged over the defaults, as serve reads it; required)")
 	fs.StringVar(&f.out, "out", "", "write the rescored trajectory records to this `file` (JSON lines, as export --format raw)")
 	if err := parseFlags(fs, args); err != nil {
@@ -71,5 +74,5 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if f.out != "" {
 		fmt.Fprintf(stdout, "\nwrote %d rescored records to %s\n", rep.Episodes, f.out)
 	}
-	return nil
+	return f.damage.report(stderr, "rescore", off.reader)
 }

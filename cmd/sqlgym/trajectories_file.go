@@ -9,9 +9,11 @@ import (
 )
 
 // openFileWriter opens the durable trajectory log under dataDir for
-// writing; what recovery found after a crash is logged.
+// writing; what recovery found after a crash is logged, and every sealed
+// segment is verified in the background, with a warning for each damaged
+// one, while the server serves.
 func openFileWriter(dataDir string, log *zap.Logger) (trajlog.Writer, error) {
-	l, err := trajlog.Open(trajlog.LogDir(dataDir), trajlog.Options{Logger: log})
+	l, err := trajlog.Open(trajlog.LogDir(dataDir), trajlog.Options{Logger: log, Verify: true})
 	if err != nil {
 		return nil, fmt.Errorf("--data-dir: %w", err)
 	}

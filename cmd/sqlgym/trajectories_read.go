@@ -19,8 +19,9 @@ import (
 // openTrajectoryReader opens where episodes were recorded, for reading:
 // the PostgreSQL store for a postgres:// URL, a file of trajectory
 // records (a raw export, a rescored file) for any other value, else the
-// log under dataDir, read-only beside a server that may be writing it.
-// The closer releases what was opened.
+// log under dataDir, read-only beside a server that may be writing it,
+// which keeps the damage its reads find (damageFlags.report). The closer
+// releases what was opened.
 func openTrajectoryReader(ctx context.Context, trajectories, dataDir string) (trajlog.Reader, io.Closer, error) {
 	switch {
 	case isPostgresURL(trajectories):
@@ -43,7 +44,7 @@ func openTrajectoryReader(ctx context.Context, trajectories, dataDir string) (tr
 	if err != nil {
 		return nil, nil, fmt.Errorf("--data-dir: %w", err)
 	}
-	return l, l, nil
+	return &scannedLog{Log: l}, l, nil
 }
 
 // nopCloser closes nothing: a file reader opens its file per read.

@@ -83,14 +83,30 @@ func TestCloseReleasesWaiters(t *testing.T) {
 	for i := range 8 {
 		go func() { errs <- endOne(l, i) }()
 	}
-	time.Sleep(20 * time.Millisecond)
+	// Every End has written its line (the open line, 8 begins, 8 ends)
+	// and waits on the hour-long commit, or is about to.
+	waitUntil(t, func() bool { return l.Stats().Lines == 17 })
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
 	for range 8 {
-		if err := <-errs; err != nil && !errors.Is(err, ErrClosed) {
-			t.Errorf("End racing Close = %v, want nil (sealed) or ErrClosed", err)
+		if err := <-errs; err != nil {
+			t.Errorf("End waiting when Close came = %v, want nil: Close seals (fsyncs) the segment holding its line", err)
 		}
+	}
+}
+
+// waitUntil polls cond until it holds, failing the test after a deadline.
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 10s")
+		}
+		<-tick.C
 	}
 }
 

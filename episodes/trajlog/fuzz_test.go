@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// FuzzSegment feeds arbitrary bytes to the reader and to recovery as a
-// segment: neither may fail or panic, and after recovery the segment ends
+// FuzzSegment feeds arbitrary bytes to the reader, Verify and recovery
+// as a segment: none may fail or panic, and after recovery the segment ends
 // on a good line.
 func FuzzSegment(f *testing.F) {
 	var seg bytes.Buffer
@@ -30,6 +30,9 @@ func FuzzSegment(f *testing.F) {
 		ro := mustOpen(t, dir, Options{ReadOnly: true})
 		if _, err := ro.Scan(ctx, Filter{Incomplete: true}, func(*Record) error { return nil }); err != nil {
 			t.Fatalf("scan: %v", err)
+		}
+		if _, err := ro.Verify(ctx); err != nil {
+			t.Fatalf("verify: %v", err)
 		}
 		l := mustOpen(t, dir, Options{NoSync: true})
 		if err := l.Close(); err != nil {

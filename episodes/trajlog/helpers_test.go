@@ -125,6 +125,7 @@ func crash(t testing.TB, l *Log) {
 	l.mu.Unlock()
 	close(l.stop)
 	<-l.flushDone
+	<-l.verifyDone
 	l.seg.f.Close()
 	l.lockFile.Close()
 }

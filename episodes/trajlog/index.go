@@ -2,7 +2,9 @@ package trajlog
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"time"
@@ -32,6 +34,9 @@ type index struct {
 	Ends         int64            `json:"ends"`
 	Outcomes     map[string]int64 `json:"outcomes"`
 	LiveAtEnd    []liveEntry      `json:"live_at_end"`
+	// Damaged counts the damaged lines recovery found when it built the
+	// index: the counts above then leave out what those lines held.
+	Damaged int64 `json:"damaged,omitempty"`
 }
 
 // liveEntry is an episode that has begun and not ended, as the writer and
@@ -182,15 +187,30 @@ func writeIndex(dir string, x *index, sync bool) error {
 // readIndex reads segment n's index; ok is false when there is none or it
 // cannot be used (another version, unreadable).
 func readIndex(dir string, n int) (*index, bool) {
+	x, err := loadIndex(dir, n)
+	return x, x != nil && err == nil
+}
+
+// loadIndex reads segment n's index: nil and no error when there is none,
+// an error saying what is wrong with one that cannot be used.
+func loadIndex(dir string, n int) (*index, error) {
 	b, err := os.ReadFile(indexPath(dir, n))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	var x index
-	if json.Unmarshal(b, &x) != nil || x.Version != indexVersion || x.Segment != n {
-		return nil, false
+	switch {
+	case json.Unmarshal(b, &x) != nil:
+		return nil, errors.New("not an index (bad JSON)")
+	case x.Version != indexVersion:
+		return nil, fmt.Errorf("index version %d, this reader knows %d", x.Version, indexVersion)
+	case x.Segment != n:
+		return nil, fmt.Errorf("index of segment %d", x.Segment)
 	}
-	return &x, true
+	return &x, nil
 }
 
 func writeFileSync(path string, b []byte, sync bool) error {

@@ -40,6 +40,10 @@ type Options struct {
 	// OnDamage, when set, is called with each damaged line a reader skips
 	// or recovery cuts off, besides the log line.
 	OnDamage func(Damage)
+	// Verify, for a writer, checks every segment sealed before Open in the
+	// background (as Verify does) and logs a warning for each damaged one
+	// and a summary. Close stops it.
+	Verify bool
 }
 
 func (o *Options) setDefaults() {
@@ -55,6 +59,7 @@ func (o *Options) setDefaults() {
 type Damage struct {
 	Segment string // file name
 	Offset  int64  // byte offset of the line in the segment
+	Line    int64  // its line number, from 1 (0 when recovery found it)
 	Bytes   int    // length of the line
 	Reason  string
 }
@@ -81,9 +86,10 @@ type Log struct {
 	syncErr  error         // the fsync failure that stopped the log
 	syncedCh chan struct{} // closed and replaced after each fsync
 
-	kick      chan struct{} // asks the flusher for an fsync
-	stop      chan struct{} // closed by Close
-	flushDone chan struct{} // closed when the flusher has returned
+	kick       chan struct{} // asks the flusher for an fsync
+	stop       chan struct{} // closed by Close
+	flushDone  chan struct{} // closed when the flusher has returned
+	verifyDone chan struct{} // closed when the background verification has returned (or never ran)
 
 	bytes, lines, fsyncs, rotations atomic.Int64
 }
@@ -103,7 +109,10 @@ type Stats struct {
 func Open(dir string, opts Options) (*Log, error) {
 	opts.setDefaults()
 	l := &Log{dir: dir, opts: opts, live: map[string]*liveEntry{}, syncedCh: make(chan struct{}),
-		kick: make(chan struct{}, 1), stop: make(chan struct{}), flushDone: make(chan struct{})}
+		kick: make(chan struct{}, 1), stop: make(chan struct{}), flushDone: make(chan struct{}), verifyDone: make(chan struct{})}
+	if opts.ReadOnly || !opts.Verify {
+		close(l.verifyDone)
+	}
 	if opts.ReadOnly {
 		l.closed = true
 		close(l.flushDone)
@@ -121,7 +130,11 @@ func Open(dir string, opts Options) (*Log, error) {
 		lf.Close()
 		return nil, fmt.Errorf("open trajectory log: %w", err)
 	}
+	sealed := l.seg.n - 1 // every segment before this session's
 	go l.flushLoop()
+	if opts.Verify {
+		go l.verifySealed(sealed)
+	}
 	return l, nil
 }
 
@@ -184,6 +197,7 @@ func (l *Log) Close() error {
 	l.mu.Unlock()
 	close(l.stop)
 	<-l.flushDone
+	<-l.verifyDone
 	l.mu.Lock()
 	err := l.seg.seal(l.dir, !l.opts.NoSync)
 	written := l.written

@@ -14,11 +14,19 @@ type ReadStats struct {
 	Segments   int   // segments parsed
 	Skipped    int   // segments skipped by their index
 	Lines      int64 // lines parsed
-	Damaged    int64 // lines skipped as damaged (torn, corrupt)
+	Damaged    int64 // lines skipped as damaged (torn, corrupt), the torn tail included
 	Orphans    int64 // events of episodes whose begin was not read (in a skipped segment, or damaged)
 	Complete   int64 // complete episodes rebuilt
 	Incomplete int64 // episodes whose end was never recorded
 	Matched    int64 // episodes that passed the filter and were handed over
+	// TornTail counts a torn last line of the last segment, when it has
+	// no index: the line being written beside a running server, or one a
+	// crash tore, which the next server start cuts off. It is no damage
+	// to what was written, and is not in Damage.
+	TornTail int64
+	// Damage is the damage read, segment by segment, with the episodes
+	// it touched.
+	Damage []SegmentDamage
 }
 
 // Episodes calls fn with each episode in the log that passes f: a
@@ -31,33 +39,45 @@ func (l *Log) Episodes(ctx context.Context, f Filter, fn func(*Record) error) er
 	return err
 }
 
-// Scan is Episodes, and also returns what the read saw. It reads the
-// segments present when it starts; memory is bounded by the episodes live
-// at once, not by the size of the log.
+// Scan is Episodes, and also returns what the read saw, its damage
+// included. It reads the segments present when it starts; memory is
+// bounded by the episodes live at once, not by the size of the log.
 func (l *Log) Scan(ctx context.Context, f Filter, fn func(*Record) error) (ReadStats, error) {
+	rb := newRebuilder(&f, fn, l.report)
+	err := l.scan(ctx.Err, rb)
+	rb.stats.Damage = rb.damageFound()
+	return rb.stats, err
+}
+
+// scan reads every segment into rb but those whose index proves they
+// hold nothing rb's filter wants.
+func (l *Log) scan(check func() error, rb *rebuilder) error {
 	nums, err := listSegments(l.dir)
 	if err != nil {
-		return ReadStats{}, err
+		return err
 	}
-	rb := newRebuilder(&f, fn, l.report)
-	for _, n := range nums {
-		if err := ctx.Err(); err != nil {
-			return rb.stats, err
+	for i, n := range nums {
+		if err := check(); err != nil {
+			return err
 		}
-		if x, ok := readIndex(l.dir, n); ok && sizeIs(segmentPath(l.dir, n), x.Bytes) && !x.mayHold(&f) {
+		x, ok := readIndex(l.dir, n)
+		if !ok {
+			x = nil
+		}
+		if x != nil && sizeIs(segmentPath(l.dir, n), x.Bytes) && !x.mayHold(rb.f) {
 			if x.SessionStart {
 				if err := rb.flush(); err != nil {
-					return rb.stats, err
+					return err
 				}
 			}
 			rb.stats.Skipped++
 			continue
 		}
-		if err := l.readSegment(ctx, n, rb); err != nil {
-			return rb.stats, err
+		if err := l.readSegment(check, n, x, i == len(nums)-1, rb); err != nil {
+			return err
 		}
 	}
-	return rb.stats, rb.flush()
+	return rb.flush()
 }
 
 func sizeIs(path string, n int64) bool {
@@ -65,8 +85,9 @@ func sizeIs(path string, n int64) bool {
 	return err == nil && st.Size() == n
 }
 
-// readSegment feeds every line of segment n to rb.
-func (l *Log) readSegment(ctx context.Context, n int, rb *rebuilder) error {
+// readSegment feeds every line of segment n, whose index is x (nil for
+// none), to rb; check says when to stop.
+func (l *Log) readSegment(check func() error, n int, x *index, last bool, rb *rebuilder) error {
 	name := segmentName(n)
 	f, err := os.Open(segmentPath(l.dir, n))
 	if err != nil {
@@ -74,32 +95,40 @@ func (l *Log) readSegment(ctx context.Context, n int, rb *rebuilder) error {
 	}
 	defer f.Close()
 	rb.stats.Segments++
+	rb.startSegment(name, x, last)
 	lr := newLineReader(f)
 	for {
 		line, off, rerr := lr.next()
 		if rerr == io.EOF {
-			return nil
+			break
 		}
 		if rerr != nil && !errors.Is(rerr, errTorn) {
 			return fmt.Errorf("read %s: %w", name, rerr)
 		}
-		if rb.stats.Lines++; rb.stats.Lines%4096 == 0 && ctx.Err() != nil {
-			return ctx.Err()
+		rb.seg.lines++
+		if rb.stats.Lines++; rb.stats.Lines%4096 == 0 {
+			if err := check(); err != nil {
+				return err
+			}
 		}
-		ev, derr := decodeEvent(line, rerr)
+		ev, derr := decodeEvent(line, rerr, !rb.keep)
 		if derr != nil {
-			rb.stats.Damaged++
-			rb.report(Damage{Segment: name, Offset: off, Bytes: int(lr.off - off), Reason: derr.Error()})
+			d := Damage{Segment: name, Offset: off, Line: rb.seg.lines, Bytes: int(lr.off - off), Reason: derr.Error()}
+			rb.damagedLine(d, line, rerr != nil)
 			continue
 		}
 		if err := rb.apply(ev); err != nil {
 			return err
 		}
 	}
+	rb.seg.size = lr.off
+	rb.endSegment()
+	return nil
 }
 
-// decodeEvent checks and decodes one line.
-func decodeEvent(line []byte, readErr error) (*event, error) {
+// decodeEvent checks and decodes one line; light decodes only what
+// counting needs (Verify), several times faster.
+func decodeEvent(line []byte, readErr error, light bool) (*event, error) {
 	if readErr != nil {
 		return nil, readErr
 	}
@@ -107,7 +136,13 @@ func decodeEvent(line []byte, readErr error) (*event, error) {
 		return nil, err
 	}
 	var ev event
-	if err := json.Unmarshal(line, &ev); err != nil {
+	var err error
+	if light {
+		err = decodeShape(line, &ev)
+	} else {
+		err = json.Unmarshal(line, &ev)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("bad JSON: %w", err)
 	}
 	ok := false

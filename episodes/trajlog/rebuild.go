@@ -8,27 +8,48 @@ import (
 )
 
 // rebuilder turns events back into records, holding only the episodes
-// that are live at the point read.
+// that are live at the point read, and gathers the damage read with the
+// episodes it touched.
 type rebuilder struct {
-	f      *Filter
-	pre    Filter // the part of f a begin event can answer
-	fn     func(*Record) error
-	report func(Damage)
-	live   map[string]*pending
-	seq    int64
-	stats  ReadStats
+	f       *Filter
+	pre     Filter // the part of f a begin event can answer
+	fn      func(*Record) error
+	report  func(Damage)
+	keep    bool // hand records over; false counts only (Verify)
+	live    map[string]*pending
+	seq     int64
+	stats   ReadStats
+	damage  []*segDamage    // in the order read
+	session int             // damage read before the last open event, which no live episode can have lost a line to
+	orphans map[string]bool // episodes whose begin is gone, seen since the last open event
+	touches []touch         // episodes that lost a line, laid to a damaged segment once the read is done
+	seg     segRead         // the segment being read
+}
+
+// segRead is what was read of one segment.
+type segRead struct {
+	name                string
+	idx                 *index // its index, if any (perhaps stale)
+	last                bool   // the last segment: perhaps being written
+	torn                bool   // its last line is torn, and it has no index (TornTail)
+	size, lines         int64
+	begins, steps, ends int64 // good lines of each kind
+	cur                 *segDamage
 }
 
 // pending is an episode begun and not yet ended.
 type pending struct {
-	rec  Record
-	seq  int64 // order of its begin
-	skip bool  // its begin already fails the filter: keep no steps
+	rec   Record
+	seq   int64 // order of its begin
+	skip  bool  // its begin already fails the filter: keep no steps
+	steps int   // step lines read
+	seen  int   // damage read before its begin: any read later may have taken its lines
 }
 
 func newRebuilder(f *Filter, fn func(*Record) error, report func(Damage)) *rebuilder {
 	pre := Filter{Dataset: f.Dataset, TaskID: f.TaskID, Tags: f.Tags, Since: f.Since, Until: f.Until}
-	return &rebuilder{f: f, pre: pre, fn: fn, report: report, live: map[string]*pending{}}
+	return &rebuilder{f: f, pre: pre, fn: fn, report: report, keep: true, live: map[string]*pending{},
+		orphans: map[string]bool{}}
 }
 
 // apply folds one event in, handing over the episodes it completes.
@@ -37,19 +58,26 @@ func (rb *rebuilder) apply(ev *event) error {
 	case evOpen:
 		return rb.flush()
 	case evBegin:
-		p := &pending{seq: rb.seq, rec: Record{Trajectory: *ev.Traj}}
+		rb.seg.begins++
+		p := &pending{seq: rb.seq, rec: Record{Trajectory: *ev.Traj}, seen: len(rb.damage)}
 		rb.seq++
 		p.rec.Steps = nil
-		p.skip = !rb.pre.Match(&Record{Trajectory: p.rec.Trajectory, Complete: true})
+		p.skip = !rb.keep || !rb.pre.Match(&Record{Trajectory: p.rec.Trajectory, Complete: true})
 		rb.live[ev.Ep] = p
 	case evStep:
+		rb.seg.steps++
 		p, ok := rb.live[ev.Ep]
 		if !ok {
 			rb.stats.Orphans++
-		} else if !p.skip {
+			rb.orphan(ev.Ep, nil)
+			return nil
+		}
+		p.steps++
+		if !p.skip {
 			p.rec.Steps = append(p.rec.Steps, *ev.Step)
 		}
 	case evEnd:
+		rb.seg.ends++
 		return rb.end(ev)
 	}
 	return nil
@@ -62,9 +90,15 @@ func (rb *rebuilder) apply(ev *event) error {
 func (rb *rebuilder) end(ev *event) error {
 	p, ok := rb.live[ev.Ep]
 	delete(rb.live, ev.Ep)
-	if !ok && ev.Traj.Steps == nil {
-		rb.stats.Orphans++
-		return nil
+	if !ok {
+		rb.orphan(ev.Ep, ev.Traj)
+		if ev.Traj.Steps == nil {
+			rb.stats.Orphans++
+			return nil
+		}
+	}
+	if ok && ev.Traj.Steps == nil && p.steps != ev.Turns && (!p.skip || rb.stats.Skipped == 0) {
+		rb.lost(ev.Ep, p, true)
 	}
 	if ok && p.skip {
 		rb.stats.Complete++
@@ -88,10 +122,13 @@ func (rb *rebuilder) end(ev *event) error {
 // the end of the log).
 func (rb *rebuilder) flush() error {
 	ps := make([]*pending, 0, len(rb.live))
-	for _, p := range rb.live {
+	for ep, p := range rb.live {
+		rb.lost(ep, p, false) // its end may be in damage read since it began
 		ps = append(ps, p)
 	}
 	clear(rb.live)
+	clear(rb.orphans)
+	rb.session = len(rb.damage)
 	slices.SortFunc(ps, func(a, b *pending) int { return cmp.Compare(a.seq, b.seq) })
 	rb.stats.Incomplete += int64(len(ps))
 	if !rb.f.Incomplete {

@@ -68,9 +68,12 @@ func (l *Log) reindex(n int, live map[string]*liveEntry, last bool) (*index, err
 	if err != nil {
 		return nil, fmt.Errorf("recover %s: %w", segmentName(n), err)
 	}
+	kept := int64(0) // damaged lines left in the segment
 	for _, d := range damaged {
 		if last && d.Offset >= good {
 			d.Reason += "; cut off"
+		} else {
+			kept++
 		}
 		l.report(d)
 		l.recovery.Damaged++
@@ -83,7 +86,10 @@ func (l *Log) reindex(n int, live map[string]*liveEntry, last bool) (*index, err
 		size = good
 	}
 	x := sum.seal()
-	x.Bytes = size
+	x.Bytes, x.Damaged = size, kept
+	if last {
+		x.Lines -= int64(len(damaged)) - kept // the lines cut off
+	}
 	return x, writeIndex(l.dir, x, !l.opts.NoSync)
 }
 
@@ -139,7 +145,8 @@ func scanMeta(r io.Reader, sum *summary) (good, size int64, damaged []Damage, er
 			}
 		}
 		if err != nil {
-			damaged = append(damaged, Damage{Segment: segmentName(sum.idx.Segment), Offset: off, Bytes: int(lr.off - off), Reason: err.Error()})
+			damaged = append(damaged, Damage{Segment: segmentName(sum.idx.Segment), Offset: off, Line: sum.idx.Lines,
+				Bytes: int(lr.off - off), Reason: err.Error()})
 			continue
 		}
 		good = lr.off

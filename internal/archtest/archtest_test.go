@@ -31,7 +31,7 @@ var allowed = map[string][]string{
 	"episodes/replay": {mod + "env", mod + "episodes", mod + "episodes/trajlog", mod + "reward", mod + "reward/judge",
 		mod + "schemas", mod + "tools"},
 	"episodes/export": {mod + "episodes/trajlog", mod + "schemas", mod + "tools"},
-	"internal/repl": {mod + "episodes/client", mod + "env/sqltext", mod + "schemas",
+	"internal/repl": {mod + "episodes/client", mod + "episodes/trajlog", mod + "env/sqltext", mod + "schemas",
 		"github.com/peterh/liner", "github.com/mattn/go-runewidth", "golang.org/x/term"},
 	"internal/bench": {mod + "episodes/client", mod + "schemas"},
 }

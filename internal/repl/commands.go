@@ -22,10 +22,11 @@ const help = `SQL ending in ;          run execute_sql in the current episode (m
 .prompt                  show the episode's messages and tools
 .trajectory              show the steps so far
 .reward                  show the reward spec and the breakdown so far
-.replay FILE [episode_id | N]
-                         replay a recorded episode (trajectory JSON lines) on the same
-                         task: each recorded action is sent again (one per Enter on a
-                         terminal), recorded and new observation and reward compared
+.replay FILE|DIR [episode_id | N]
+                         replay a recorded episode (trajectory JSON lines, or the log
+                         in a data dir) on the same task: each recorded action is sent
+                         again (one per Enter on a terminal), recorded and new
+                         observation and reward compared
 .help                    this text
 .quit                    close the episode and leave (Ctrl-D too)
 Each step costs a turn of the episode. Ctrl-C drops the line being typed.`

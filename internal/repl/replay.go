@@ -13,22 +13,28 @@ import (
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
-// replay re-plays a recorded episode: .replay FILE [episode_id | N]. It
-// resets the same task with the recorded action format, turn budget and
-// reward spec, then sends each recorded action again (on a terminal, one
-// per Enter) and compares the new observation and reward with the
-// recorded ones.
+// replay re-plays a recorded episode: .replay FILE|DIR [episode_id | N],
+// from a file of records or a trajectory log (a data dir, or its
+// trajectories/). It resets the same task with the recorded action
+// format, turn budget and reward spec, then sends each recorded action
+// again (on a terminal, one per Enter) and compares the new observation
+// and reward with the recorded ones.
 func (s *session) replay(ctx context.Context, args []string) {
 	if len(args) < 1 || len(args) > 2 {
-		s.out.errorf("usage: .replay FILE [episode_id | N]")
+		s.out.errorf("usage: .replay FILE|DIR [episode_id | N]")
 		return
 	}
 	pick := ""
 	if len(args) == 2 {
 		pick = args[1]
 	}
-	rec, n, err := findRecord(args[0], pick)
-	if err != nil {
+	var rec *schemas.Trajectory
+	var n int
+	if st, err := os.Stat(args[0]); err == nil && st.IsDir() {
+		if rec, n = s.logRecord(ctx, args[0], pick); rec == nil {
+			return
+		}
+	} else if rec, n, err = findRecord(args[0], pick); err != nil {
 		s.out.errorf(".replay: %v", err)
 		return
 	}
