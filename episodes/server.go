@@ -33,7 +33,7 @@ type ServerConfig struct {
 
 	MaxConnBytes    int64         // bytes one socket's running frames and unwritten replies may hold before reading stops (32 MiB)
 	StallTimeout    time.Duration // how long a socket may hold MaxConnBytes with nothing written before it is closed (10s)
-	MaxReadingBytes int64         // bytes of messages being received, over every socket and HTTP request (256 MiB)
+	MaxReadingBytes int64         // bytes of messages being received, over every socket and HTTP request (128 MiB)
 	MaxConnections  int           // open WebSockets and HTTP RPC requests at once (4096)
 }
 
@@ -41,7 +41,7 @@ type ServerConfig struct {
 const (
 	DefaultMaxConnBytes    = 32 << 20
 	DefaultStallTimeout    = 10 * time.Second
-	DefaultMaxReadingBytes = 256 << 20
+	DefaultMaxReadingBytes = 128 << 20
 	DefaultMaxConnections  = 4096
 )
 
