@@ -36,15 +36,18 @@ func metric(tb testing.TB, reg *prometheus.Registry, name string) float64 {
 // test after 20 s: tests wait for events the server reports, never sleep.
 func waitMetric(tb testing.TB, reg *prometheus.Registry, name string, cond func(float64) bool) float64 {
 	tb.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.After(20 * time.Second)
+	poll := time.NewTicker(5 * time.Millisecond)
+	defer poll.Stop()
 	for {
 		v := metric(tb, reg, name)
 		if cond(v) {
 			return v
 		}
-		if time.Now().After(deadline) {
+		select {
+		case <-deadline:
 			tb.Fatalf("metric %s is still %v after 20 s", name, v)
+		case <-poll.C:
 		}
-		time.Sleep(5 * time.Millisecond) // polling an observable value, not synchronising on time
 	}
 }
