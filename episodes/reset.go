@@ -115,12 +115,12 @@ func (m *Manager) dataset(name string) (*env.Dataset, error) {
 // episodeShape checks the reset's turn budget and action format.
 func (m *Manager) episodeShape(p schemas.ResetParams) (int, string, error) {
 	maxTurns := m.cfg.MaxTurns
-	if p.MaxTurns != 0 {
-		if p.MaxTurns < 1 || p.MaxTurns > m.cfg.MaxTurnsLimit {
+	if p.MaxTurns != nil {
+		if *p.MaxTurns < 1 || *p.MaxTurns > m.cfg.MaxTurnsLimit {
 			return 0, "", schemas.Errorf(schemas.CodeInvalidParams,
-				"max_turns must be between 1 and %d, got %d", m.cfg.MaxTurnsLimit, p.MaxTurns)
+				"max_turns must be between 1 and %d, got %d", m.cfg.MaxTurnsLimit, *p.MaxTurns)
 		}
-		maxTurns = p.MaxTurns
+		maxTurns = *p.MaxTurns
 	}
 	format := schemas.FormatHermes
 	if p.ActionFormat != "" {
