@@ -83,20 +83,55 @@ func checkName(name string) error {
 }
 
 // Load reads the dataset src names, in its format. The databases are
-// SQLite files; each is checked to exist, not opened.
+// SQLite files; each is checked to exist, not opened, and a failed load
+// names every one that is missing.
 func Load(src Source) (*Dataset, error) {
+	return strict(load(src))
+}
+
+// LoadKeepingMissing reads the dataset src names as Load does, but keeps
+// the databases whose file is missing (or is not a file): opening one
+// fails, naming the file. It is for callers that open every database and
+// report each one that fails, such as serve's startup check and check.
+func LoadKeepingMissing(src Source) (*Dataset, error) {
+	ds, _, err := load(src)
+	return ds, err
+}
+
+// load reads the dataset, returning the databases whose file is missing
+// apart.
+func load(src Source) (*Dataset, []error, error) {
 	if err := checkName(src.Name); err != nil {
-		return nil, fmt.Errorf("load %s: %w", src.Path, err)
+		return nil, nil, fmt.Errorf("load %s: %w", src.Path, err)
 	}
 	switch src.Format {
 	case FormatSpider:
-		return LoadSpider(src.Name, src.Path)
+		return loadSpider(src.Name, src.Path)
 	case FormatBird:
-		return LoadBird(src.Name, src.Path)
+		return loadBird(src.Name, src.Path)
 	case FormatJSONL:
-		return LoadJSONL(src.Name, src.Path)
+		return loadJSONL(src.Name, src.Path)
 	}
-	return nil, fmt.Errorf("load %s: unknown format %q (want spider, bird or jsonl)", src.Path, src.Format)
+	return nil, nil, fmt.Errorf("load %s: unknown format %q (want spider, bird or jsonl)", src.Path, src.Format)
+}
+
+// strict fails a load that found missing database files, naming each.
+func strict(ds *Dataset, bad []error, err error) (*Dataset, error) {
+	switch {
+	case err != nil:
+		return nil, err
+	case len(bad) > 0:
+		return nil, errors.Join(bad...)
+	}
+	return ds, nil
+}
+
+// prefixed puts prefix before each error.
+func prefixed(prefix string, errs []error) []error {
+	for i, err := range errs {
+		errs[i] = fmt.Errorf("%s: %w", prefix, err)
+	}
+	return errs
 }
 
 // newSQLiteDataset wraps tasks and databases into an indexed dataset.
@@ -173,39 +208,47 @@ func position(data []byte, off int64) (line, col int) {
 	return line, col
 }
 
-// dbFiles resolves and checks each database once, remembering the first
-// record that used it for error messages.
+// dbFiles resolves and checks each database once, keeping what is wrong
+// with each file, under the first record that used it.
 type dbFiles struct {
 	paths map[string]string // db_id -> absolute file path
+	bad   []error           // "record N: database ...: missing file ..."
 }
 
 func newDBFiles() *dbFiles { return &dbFiles{paths: map[string]string{}} }
 
-// add records db_id's file, checking it exists the first time.
-func (f *dbFiles) add(dbID, path string) error {
+// add records db_id's file, checking it exists the first time; where
+// names the record for an error.
+func (f *dbFiles) add(where, dbID, path string) {
 	if _, ok := f.paths[dbID]; ok {
-		return nil
+		return
 	}
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
 	if err := statDB(dbID, path); err != nil {
-		return err
+		f.bad = append(f.bad, fmt.Errorf("%s: %w", where, err))
 	}
 	f.paths[dbID] = path
-	return nil
 }
 
-// statDB checks that the database file of dbID is there.
+// badFileError is a database file that is missing or is not a file. A
+// load goes on past it, and fails at the end unless it keeps such files.
+type badFileError struct{ msg string }
+
+func (e *badFileError) Error() string { return e.msg }
+
+// statDB checks that the database file of dbID is there; what is wrong is
+// a *badFileError.
 func statDB(dbID, path string) error {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("database %q: missing file, expected at %s", dbID, path)
+		return &badFileError{fmt.Sprintf("database %q: missing file, expected at %s", dbID, path)}
 	case err != nil:
-		return fmt.Errorf("database %q: %w", dbID, err)
+		return &badFileError{fmt.Sprintf("database %q: %v", dbID, err)}
 	case fi.IsDir():
-		return fmt.Errorf("database %q: %s is a folder, want a SQLite file", dbID, path)
+		return &badFileError{fmt.Sprintf("database %q: %s is a folder, want a SQLite file", dbID, path)}
 	}
 	return nil
 }

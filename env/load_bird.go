@@ -23,22 +23,29 @@ type birdRecord struct {
 // mini_dev_sqlite.json (or the JSON file itself), with the databases at
 // dev_databases/<db>/<db>.sqlite beside it. Task ids are
 // "<name>/<question_id>", or "<name>/<index>" for records without one.
+// A failed load names every database file that is missing.
 func LoadBird(name, path string) (*Dataset, error) {
-	file, err := findFile(path, "dev.json", "mini_dev_sqlite.json")
-	if err != nil {
-		return nil, fmt.Errorf("bird %s: %w", path, err)
-	}
-	ds, err := loadBirdFile(name, file)
-	if err != nil {
-		return nil, fmt.Errorf("bird %s: %w", file, err)
-	}
-	return ds, nil
+	return strict(loadBird(name, path))
 }
 
-func loadBirdFile(name, file string) (*Dataset, error) {
+// loadBird is LoadBird, returning the databases whose file is missing
+// apart.
+func loadBird(name, path string) (*Dataset, []error, error) {
+	file, err := findFile(path, "dev.json", "mini_dev_sqlite.json")
+	if err != nil {
+		return nil, nil, fmt.Errorf("bird %s: %w", path, err)
+	}
+	ds, bad, err := loadBirdFile(name, file)
+	if err != nil {
+		return nil, nil, fmt.Errorf("bird %s: %w", file, err)
+	}
+	return ds, prefixed("bird "+file, bad), nil
+}
+
+func loadBirdFile(name, file string) (*Dataset, []error, error) {
 	recs, err := readRecords(file)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	dir := filepath.Dir(file)
 	dbs := newDBFiles()
@@ -47,18 +54,17 @@ func loadBirdFile(name, file string) (*Dataset, error) {
 	for i, raw := range recs {
 		t, err := birdTask(name, i, raw)
 		if err != nil {
-			return nil, fmt.Errorf("record %d: %w", i, err)
+			return nil, nil, fmt.Errorf("record %d: %w", i, err)
 		}
 		if first, dup := seen[t.ID]; dup {
-			return nil, fmt.Errorf("record %d: duplicate task id %q (first at record %d)", i, t.ID, first)
+			return nil, nil, fmt.Errorf("record %d: duplicate task id %q (first at record %d)", i, t.ID, first)
 		}
 		seen[t.ID] = i
-		if err := dbs.add(t.DBID, filepath.Join(dir, "dev_databases", t.DBID, t.DBID+".sqlite")); err != nil {
-			return nil, fmt.Errorf("record %d: %w", i, err)
-		}
+		dbs.add(fmt.Sprintf("record %d", i), t.DBID, filepath.Join(dir, "dev_databases", t.DBID, t.DBID+".sqlite"))
 		tasks = append(tasks, t)
 	}
-	return newSQLiteDataset(name, tasks, dbs.paths)
+	ds, err := newSQLiteDataset(name, tasks, dbs.paths)
+	return ds, dbs.bad, err
 }
 
 func birdTask(name string, i int, raw json.RawMessage) (Task, error) {

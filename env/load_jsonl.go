@@ -33,32 +33,40 @@ type resolver func(rec *jsonlRecord) (string, error)
 // holding tasks.jsonl) with one task per line. A task's database is its
 // db_path when given (relative to the file's folder), else
 // <dir>/database/<db_id>/<db_id>.sqlite, else <dir>/<db_id>.sqlite. Task
-// ids are "<name>/<task_id>".
+// ids are "<name>/<task_id>". A failed load names every database file
+// that is missing.
 func LoadJSONL(name, path string) (*Dataset, error) {
+	return strict(loadJSONL(name, path))
+}
+
+// loadJSONL is LoadJSONL, returning the databases whose file is missing
+// apart.
+func loadJSONL(name, path string) (*Dataset, []error, error) {
 	file, err := findFile(path, "tasks.jsonl")
 	if err != nil {
-		return nil, fmt.Errorf("jsonl %s: %w", path, err)
+		return nil, nil, fmt.Errorf("jsonl %s: %w", path, err)
 	}
 	f, err := os.Open(file)
 	if err != nil {
-		return nil, fmt.Errorf("jsonl %s: %w", file, err)
+		return nil, nil, fmt.Errorf("jsonl %s: %w", file, err)
 	}
 	defer f.Close()
 	dir := filepath.Dir(file)
-	tasks, dbs, err := readJSONL(name, f, func(rec *jsonlRecord) (string, error) {
+	tasks, dbs, bad, err := readJSONL(name, f, func(rec *jsonlRecord) (string, error) {
 		return jsonlDBFile(dir, rec)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("jsonl %s: %w", file, err)
+		return nil, nil, fmt.Errorf("jsonl %s: %w", file, err)
 	}
 	ds, err := newSQLiteDataset(name, tasks, dbs)
 	if err != nil {
-		return nil, fmt.Errorf("jsonl %s: %w", file, err)
+		return nil, nil, fmt.Errorf("jsonl %s: %w", file, err)
 	}
-	return ds, nil
+	return ds, prefixed("jsonl "+file, bad), nil
 }
 
-// jsonlDBFile finds and checks the database file of one record.
+// jsonlDBFile finds and checks the database file of one record. A file
+// that is missing is a *badFileError, with the path it was expected at.
 func jsonlDBFile(dir string, rec *jsonlRecord) (string, error) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
@@ -79,7 +87,7 @@ func jsonlDBFile(dir string, rec *jsonlRecord) (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("database %q: missing file, expected at %s or %s", rec.DBID, tries[0], tries[1])
+	return tries[0], &badFileError{fmt.Sprintf("database %q: missing file, expected at %s or %s", rec.DBID, tries[0], tries[1])}
 }
 
 // ReadJSONL parses JSONL tasks from r: one JSON object per line, blank
@@ -88,24 +96,33 @@ func jsonlDBFile(dir string, rec *jsonlRecord) (string, error) {
 // db_path is; a record's db_path is returned as written. It returns the
 // tasks and the database of each db_id. Errors name the line.
 func ReadJSONL(name string, r io.Reader, dbPath func(dbID string) (string, error)) ([]Task, map[string]string, error) {
-	return readJSONL(name, r, func(rec *jsonlRecord) (string, error) {
+	tasks, dbs, bad, err := readJSONL(name, r, func(rec *jsonlRecord) (string, error) {
 		if rec.DBPath != "" {
 			return rec.DBPath, nil
 		}
 		return dbPath(rec.DBID)
 	})
+	if err == nil && len(bad) > 0 {
+		err = errors.Join(bad...)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return tasks, dbs, nil
 }
 
-func readJSONL(name string, r io.Reader, resolve resolver) ([]Task, map[string]string, error) {
+// readJSONL reads the tasks and their databases; a database whose file
+// is missing (a *badFileError of resolve) is kept, and its error returned
+// in bad.
+func readJSONL(name string, r io.Reader, resolve resolver) (tasks []Task, dbs map[string]string, bad []error, err error) {
 	br := bufio.NewReader(r)
-	var tasks []Task
-	dbs := map[string]string{}
+	dbs = map[string]string{}
 	resolved := map[string]string{} // db_id + NUL + db_path -> database
 	seen := map[string]int{}        // task id -> line
 	for lineNo := 1; ; lineNo++ {
 		line, rerr := br.ReadBytes('\n')
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
-			return nil, nil, fmt.Errorf("line %d: %w", lineNo, rerr)
+			return nil, nil, nil, fmt.Errorf("line %d: %w", lineNo, rerr)
 		}
 		if lineNo == 1 {
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
@@ -115,8 +132,12 @@ func readJSONL(name string, r io.Reader, resolve resolver) ([]Task, map[string]s
 			if err == nil {
 				err = resolveDB(t, resolve, resolved, dbs)
 			}
+			var bf *badFileError
+			if errors.As(err, &bf) {
+				bad, err = append(bad, fmt.Errorf("line %d: %w", lineNo, err)), nil
+			}
 			if err != nil {
-				return nil, nil, fmt.Errorf("line %d: %w", lineNo, err)
+				return nil, nil, nil, fmt.Errorf("line %d: %w", lineNo, err)
 			}
 			tasks = append(tasks, t.task)
 		}
@@ -125,9 +146,9 @@ func readJSONL(name string, r io.Reader, resolve resolver) ([]Task, map[string]s
 		}
 	}
 	if len(tasks) == 0 {
-		return nil, nil, errors.New("empty dataset: no tasks")
+		return nil, nil, nil, errors.New("empty dataset: no tasks")
 	}
-	return tasks, dbs, nil
+	return tasks, dbs, bad, nil
 }
 
 // parsedLine is a decoded record and the task made from it.
@@ -155,22 +176,26 @@ func jsonlLine(name string, line []byte, seen map[string]int, lineNo int) (*pars
 }
 
 // resolveDB finds the record's database, once per db_id and db_path, and
-// checks that one db_id always means one database.
+// checks that one db_id always means one database. A file that is missing
+// is kept, and its *badFileError returned the first time.
 func resolveDB(p *parsedLine, resolve resolver, resolved, dbs map[string]string) error {
 	key := p.rec.DBID + "\x00" + p.rec.DBPath
 	path, ok := resolved[key]
+	var fileErr error
 	if !ok {
 		var err error
-		if path, err = resolve(&p.rec); err != nil {
+		path, err = resolve(&p.rec)
+		var bf *badFileError
+		if err != nil && !errors.As(err, &bf) {
 			return err
 		}
-		resolved[key] = path
+		resolved[key], fileErr = path, err
 	}
 	if prev, ok := dbs[p.rec.DBID]; ok && prev != path {
 		return fmt.Errorf("db_id %q names two databases: %s and %s", p.rec.DBID, prev, path)
 	}
 	dbs[p.rec.DBID] = path
-	return nil
+	return fileErr
 }
 
 // decodeStrict decodes exactly one JSON object with no unknown fields.

@@ -19,23 +19,30 @@ type spiderRecord struct {
 // LoadSpider reads a Spider split: path is the folder holding dev.json (or
 // the JSON file itself), with the databases at database/<db>/<db>.sqlite
 // beside it. Task ids are "<name>/<index>", the 0-based position in the
-// file; Spider gives no difficulty.
+// file; Spider gives no difficulty. A failed load names every database
+// file that is missing.
 func LoadSpider(name, path string) (*Dataset, error) {
-	file, err := findFile(path, "dev.json")
-	if err != nil {
-		return nil, fmt.Errorf("spider %s: %w", path, err)
-	}
-	ds, err := loadSpiderFile(name, file)
-	if err != nil {
-		return nil, fmt.Errorf("spider %s: %w", file, err)
-	}
-	return ds, nil
+	return strict(loadSpider(name, path))
 }
 
-func loadSpiderFile(name, file string) (*Dataset, error) {
+// loadSpider is LoadSpider, returning the databases whose file is
+// missing apart.
+func loadSpider(name, path string) (*Dataset, []error, error) {
+	file, err := findFile(path, "dev.json")
+	if err != nil {
+		return nil, nil, fmt.Errorf("spider %s: %w", path, err)
+	}
+	ds, bad, err := loadSpiderFile(name, file)
+	if err != nil {
+		return nil, nil, fmt.Errorf("spider %s: %w", file, err)
+	}
+	return ds, prefixed("spider "+file, bad), nil
+}
+
+func loadSpiderFile(name, file string) (*Dataset, []error, error) {
 	recs, err := readRecords(file)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	dir := filepath.Dir(file)
 	dbs := newDBFiles()
@@ -43,14 +50,13 @@ func loadSpiderFile(name, file string) (*Dataset, error) {
 	for i, raw := range recs {
 		t, err := spiderTask(name, i, raw)
 		if err != nil {
-			return nil, fmt.Errorf("record %d: %w", i, err)
+			return nil, nil, fmt.Errorf("record %d: %w", i, err)
 		}
-		if err := dbs.add(t.DBID, filepath.Join(dir, "database", t.DBID, t.DBID+".sqlite")); err != nil {
-			return nil, fmt.Errorf("record %d: %w", i, err)
-		}
+		dbs.add(fmt.Sprintf("record %d", i), t.DBID, filepath.Join(dir, "database", t.DBID, t.DBID+".sqlite"))
 		tasks = append(tasks, t)
 	}
-	return newSQLiteDataset(name, tasks, dbs.paths)
+	ds, err := newSQLiteDataset(name, tasks, dbs.paths)
+	return ds, dbs.bad, err
 }
 
 func spiderTask(name string, i int, raw json.RawMessage) (Task, error) {

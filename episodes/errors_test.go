@@ -73,7 +73,7 @@ func TestProtocolErrors(t *testing.T) {
 		{`42`, "not a JSON-RPC 2.0 request", "null", -32600},
 		{`{"jsonrpc":"2.0","id":"x","method":"episode.fly"}`, `"episode.fly"`, `"x"`, -32601},
 		{`{"jsonrpc":"2.0","id":5,"method":"episode.reset","params":{"task":"t/count"}}`, `unknown field "task"`, "5", -32602},
-		{`{"jsonrpc":"2.0","id":6,"method":"episode.reset","params":{"max_turns":"eight"}}`, "max_turns: expected a number", "6", -32602},
+		{`{"jsonrpc":"2.0","id":6,"method":"episode.reset","params":{"max_turns":"eight"}}`, "max_turns: expected an integer, got a string", "6", -32602},
 		{`{"jsonrpc":"2.0","id":7,"method":"episode.reset","params":{"max_turns":500}}`, "between 1 and 64", "7", -32602},
 		{`{"jsonrpc":"2.0","id":8,"method":"episode.reset","params":[1,2]}`, "must be a JSON object", "8", -32602},
 		{`{"jsonrpc":"2.0","id":9,"method":"episode.reset","params":{"action_format":"xml"}}`, `"xml"`, "9", -32602},

@@ -49,7 +49,7 @@ func TestOutcomes(t *testing.T) {
 
 func TestTurnsRunOut(t *testing.T) {
 	c := newHarness(t, options{}).dial()
-	r := reset(t, c, schemas.ResetParams{TaskID: "t/count", MaxTurns: 2})
+	r := reset(t, c, schemas.ResetParams{TaskID: "t/count", MaxTurns: new(2)})
 	s := step(t, c, r.EpisodeID, execSQL("SELECT 1"))
 	if s.Terminated || s.Truncated || s.Info.TurnsLeft != 1 || !strings.Contains(s.Observation.Content, "1 turn left") {
 		t.Fatalf("first step = %+v", s)
@@ -62,7 +62,7 @@ func TestTurnsRunOut(t *testing.T) {
 
 func TestTurnRewards(t *testing.T) {
 	c := newHarness(t, options{}).dial()
-	r := reset(t, c, schemas.ResetParams{TaskID: "t/count", MaxTurns: 20})
+	r := reset(t, c, schemas.ResetParams{TaskID: "t/count", MaxTurns: new(20)})
 	tests := []struct {
 		action schemas.Action
 		comp   string

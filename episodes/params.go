@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/sqlgym/sqlgym/schemas"
@@ -33,7 +34,8 @@ func decodeParams(raw json.RawMessage, v any) *schemas.Error {
 	return nil
 }
 
-// describeJSONError rewords encoding/json's errors for a user.
+// describeJSONError rewords encoding/json's errors for a user: the field,
+// the kind of value it takes and the value that was given.
 func describeJSONError(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
@@ -41,26 +43,62 @@ func describeJSONError(err error) string {
 		if field == "" {
 			field = "value"
 		}
-		return fmt.Sprintf("%s: expected %s, got %s", field, jsonKind(te.Type.Kind().String()), te.Value)
+		return fmt.Sprintf("%s: expected %s, got %s", field, jsonKind(te.Type), givenValue(te.Value))
 	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
 	return msg
 }
 
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "int", "int64", "float64", "uint", "uint64":
+// jsonKind names the JSON value a Go type takes; for an integer, with its
+// range when that is narrower than what a client would send.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if t.Bits() < 64 {
+			return fmt.Sprintf("an integer from %d to %d", -(int64(1) << (t.Bits() - 1)), int64(1)<<(t.Bits()-1)-1)
+		}
+		return "an integer"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if t.Bits() < 64 {
+			return fmt.Sprintf("an integer from 0 to %d", uint64(1)<<t.Bits()-1)
+		}
+		return "a non-negative integer"
+	case reflect.Float32, reflect.Float64:
 		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return t.Kind().String()
+}
+
+// givenValue rewords UnmarshalTypeError.Value, which is "number 1.5" for
+// a number (its literal text) and the JSON kind for anything else.
+func givenValue(v string) string {
+	if num, ok := strings.CutPrefix(v, "number "); ok {
+		if !strings.ContainsAny(num, ".eE") {
+			return num + " (out of range)" // an integer literal that does not fit
+		}
+		return num
+	}
+	switch v {
 	case "string":
 		return "a string"
 	case "bool":
 		return "a boolean"
-	case "slice":
+	case "array":
 		return "an array"
-	case "map", "struct":
+	case "object":
 		return "an object"
 	}
-	return goKind
+	return v
 }
 
 // checkAction validates an action's shape: a tool call with object

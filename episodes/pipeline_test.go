@@ -75,7 +75,7 @@ func TestPipelining(t *testing.T) {
 func TestStepsOfOneEpisodeRunInArrivalOrder(t *testing.T) {
 	h := newHarness(t, options{})
 	c := h.dial()
-	r := reset(t, c, schemas.ResetParams{TaskID: "t/count", MaxTurns: 20})
+	r := reset(t, c, schemas.ResetParams{TaskID: "t/count", MaxTurns: new(20)})
 	rc := h.raw()
 	for i := 1; i <= 10; i++ {
 		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i, "method": "episode.step",

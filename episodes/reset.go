@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"go.uber.org/zap"
+
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/reward"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -32,7 +34,7 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 	}
 	db, err := m.cfg.Catalog.DB(ctx, ds, task.DBID)
 	if err != nil {
-		return nil, fmt.Errorf("reset %s: %w", task.ID, err)
+		return nil, m.openFailed(ctx, ds, task, err)
 	}
 	prompt := tools.Prompt(task, ds.Dialect, format, maxTurns)
 	s := newSession(newEpisodeID(), task, ds, db, spec, format, maxTurns, prompt, p.Tags, m.cfg.Version, m.now())
@@ -54,6 +56,16 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 		EpisodeID: s.id, Task: task.View(ds.Dialect), Messages: prompt,
 		Tools: tools.Definitions(), MaxTurns: maxTurns, ActionFormat: format,
 	}, nil
+}
+
+// openFailed logs a database that would not open for a reset, and returns
+// the error the client gets: which database, and why.
+func (m *Manager) openFailed(ctx context.Context, ds *env.Dataset, task *env.Task, err error) error {
+	if ctx.Err() == nil { // not the caller giving up
+		m.cfg.Logger.Error("database would not open", zap.String("dataset", ds.Name), zap.String("db_id", task.DBID),
+			zap.String("task", task.ID), zap.Error(err))
+	}
+	return fmt.Errorf("reset %s: database %s/%s would not open: %w", task.ID, ds.Name, task.DBID, err)
 }
 
 // admit makes s live, unless the server is at capacity.
@@ -115,12 +127,12 @@ func (m *Manager) dataset(name string) (*env.Dataset, error) {
 // episodeShape checks the reset's turn budget and action format.
 func (m *Manager) episodeShape(p schemas.ResetParams) (int, string, error) {
 	maxTurns := m.cfg.MaxTurns
-	if p.MaxTurns != 0 {
-		if p.MaxTurns < 1 || p.MaxTurns > m.cfg.MaxTurnsLimit {
+	if p.MaxTurns != nil {
+		if *p.MaxTurns < 1 || *p.MaxTurns > m.cfg.MaxTurnsLimit {
 			return 0, "", schemas.Errorf(schemas.CodeInvalidParams,
-				"max_turns must be between 1 and %d, got %d", m.cfg.MaxTurnsLimit, p.MaxTurns)
+				"max_turns must be between 1 and %d, got %d", m.cfg.MaxTurnsLimit, *p.MaxTurns)
 		}
-		maxTurns = p.MaxTurns
+		maxTurns = *p.MaxTurns
 	}
 	format := schemas.FormatHermes
 	if p.ActionFormat != "" {

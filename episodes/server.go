@@ -128,10 +128,15 @@ func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
 	if s.cfg.Token == "" {
 		return h
 	}
-	want := []byte("Bearer " + s.cfg.Token)
+	want := []byte(s.cfg.Token)
 	return func(w http.ResponseWriter, r *http.Request) {
-		got := []byte(strings.TrimSpace(r.Header.Get("Authorization")))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
+		// RFC 9110 section 11: the scheme is case-insensitive and one or
+		// more spaces part it from the token; the token is compared in
+		// constant time.
+		scheme, token, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+		bearer := strings.EqualFold(scheme, "Bearer")
+		match := subtle.ConstantTimeCompare([]byte(strings.TrimLeft(token, " ")), want) == 1
+		if !bearer || !match {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="sqlgym"`)
 			http.Error(w, "unauthorized: send Authorization: Bearer <token> (the server's --token)", http.StatusUnauthorized)
 			return

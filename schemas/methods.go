@@ -97,7 +97,7 @@ type ResetParams struct {
 	TaskID       string          `json:"task_id,omitempty" jsonschema_description:"The task to play, as tasks.list names it; without it, a task is drawn from dataset by seed."`
 	Dataset      string          `json:"dataset,omitempty" jsonschema_description:"The dataset to draw from (default: the server's first); with task_id, it must be the task's."`
 	Seed         *int64          `json:"seed,omitempty" jsonschema_description:"Draws the task deterministically: the same seed gives the same task. Without it, at random."`
-	MaxTurns     int             `json:"max_turns,omitempty" jsonschema:"minimum=0" jsonschema_description:"The turn budget, from 1 to the server's limit; 0 or left out means the server's default."`
+	MaxTurns     *int            `json:"max_turns,omitempty" jsonschema:"minimum=1" jsonschema_description:"The turn budget, from 1 to the server's limit (64 by default); left out means the server's default; 0 is refused."`
 	ActionFormat string          `json:"action_format,omitempty" jsonschema_description:"How text actions are parsed; left out means hermes."`
 	Reward       json.RawMessage `json:"reward,omitempty" jsonschema_description:"A partial reward spec, merged over the server's for this episode."`
 	Tags         json.RawMessage `json:"tags,omitempty" jsonschema_description:"Stored verbatim with the trajectory (policy version, group id, sample index, ...)."`

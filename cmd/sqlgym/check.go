@@ -40,7 +40,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case f.workers < 1:
 		return usageError{"check: --workers must be at least 1"}
 	}
-	ds, err := loadDataset(f.dataset)
+	ds, err := loadDatasetKeepingMissing(f.dataset)
 	if err != nil {
 		return err
 	}
@@ -57,8 +57,27 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := rep.WriteText(stdout); err != nil {
 		return err
 	}
-	if errs, timeouts := len(rep.Errors()), len(rep.Timeouts()); errs+timeouts > 0 {
+	errs, timeouts, bad := len(rep.Errors()), len(rep.Timeouts()), len(rep.BadDatabases())
+	switch {
+	case bad > 0:
+		return fmt.Errorf("check %s: %d of %d golds failed (%d errors, %d timeouts); %d of %d databases would not open",
+			ds.Name, errs+timeouts, len(rep.Golds), errs, timeouts, bad, len(ds.DBs))
+	case errs+timeouts > 0:
 		return fmt.Errorf("check %s: %d of %d golds failed (%d errors, %d timeouts)", ds.Name, errs+timeouts, len(rep.Golds), errs, timeouts)
 	}
 	return nil
+}
+
+// loadDatasetKeepingMissing loads the dataset of a --dataset flag, keeping
+// the databases whose file is missing: check reports them with the rest.
+func loadDatasetKeepingMissing(v string) (*env.Dataset, error) {
+	src, err := env.ParseSource(v)
+	if err != nil {
+		return nil, usageError{fmt.Sprintf("--dataset %q: %v", v, err)}
+	}
+	ds, err := env.LoadKeepingMissing(src)
+	if err != nil {
+		return nil, fmt.Errorf("--dataset %q: %w", v, err)
+	}
+	return ds, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -31,6 +32,7 @@ type evalFlags struct {
 	rewardFile    string
 	goldTimeout   time.Duration
 	submitTimeout time.Duration
+	maxLineBytes  int
 }
 
 func (f *evalFlags) register(fs *flag.FlagSet) {
@@ -42,6 +44,7 @@ func (f *evalFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.rewardFile, "reward", "", "reward spec `file` (JSON, merged over the defaults): the match mode and the reward of each verdict")
 	fs.DurationVar(&f.goldTimeout, "gold-timeout", 30*time.Second, "time limit of a gold query, timed apart from the prediction")
 	fs.DurationVar(&f.submitTimeout, "submit-timeout", 30*time.Second, "time limit of a predicted query")
+	fs.IntVar(&f.maxLineBytes, "max-line-bytes", evaluate.DefaultMaxLineBytes, "longest line of a predictions file (a BIRD file: longest key or value); a longer one is refused where it is met")
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -58,6 +61,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{"eval: --gold-timeout and --submit-timeout must be positive"}
 	case f.workers < 1:
 		return usageError{"eval: --workers must be at least 1"}
+	case f.maxLineBytes < 1:
+		return usageError{"eval: --max-line-bytes must be at least 1"}
 	}
 	spec, err := f.spec()
 	if err != nil {
@@ -67,7 +72,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	preds, format, err := evaluate.ReadPredictions(f.predictions)
+	preds, format, err := readPredictions(&f, ds)
 	if err != nil {
 		return err
 	}
@@ -94,6 +99,21 @@ func (f *evalFlags) spec() (schemas.RewardSpec, error) {
 		}
 	}
 	return spec, nil
+}
+
+// readPredictions reads --predictions within --max-line-bytes, and no
+// more predictions than the dataset has tasks.
+func readPredictions(f *evalFlags, ds *env.Dataset) ([]evaluate.Prediction, string, error) {
+	preds, format, err := evaluate.ReadPredictions(f.predictions,
+		evaluate.ReadLimits{MaxLineBytes: f.maxLineBytes, MaxPredictions: len(ds.Tasks)})
+	var tl *evaluate.LineTooLongError
+	switch {
+	case errors.As(err, &tl):
+		return nil, format, fmt.Errorf("%w (--max-line-bytes): one prediction is one line; is this a predictions file?", err)
+	case errors.Is(err, evaluate.ErrTooManyPredictions):
+		return nil, format, fmt.Errorf("%w, but %s has %d tasks: want one prediction per task, in dataset order", err, ds.Name, len(ds.Tasks))
+	}
+	return preds, format, err
 }
 
 // loadDataset loads the one dataset of a --dataset flag.

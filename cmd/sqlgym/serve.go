@@ -19,6 +19,7 @@ type serveFlags struct {
 	stack     stackFlags
 	server    serverOpts
 	addr      string
+	insecure  bool
 	logFormat string
 	logLevel  string
 }
@@ -38,7 +39,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var f serveFlags
 	f.stack.register(fs)
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8765", "address to listen on")
-	fs.StringVar(&f.server.token, "token", "", "bearer token clients must send (empty: no authentication)")
+	fs.StringVar(&f.server.token, "token", "", "bearer token clients must send (empty: no authentication, allowed on a loopback --addr only)")
+	fs.BoolVar(&f.insecure, "insecure", false, "serve without --token on a non-loopback --addr (logged as a warning)")
 	fs.IntVar(&f.server.maxEpisodes, "max-episodes", 4096, "live episodes at once; more resets get error -32003")
 	fs.DurationVar(&f.server.idleTimeout, "idle-timeout", 10*time.Minute, "idle time after which an episode is abandoned")
 	fs.Int64Var(&f.server.frameBytes, "max-frame-bytes", 4<<20, "largest WebSocket frame or HTTP body accepted")
@@ -57,6 +59,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer log.Sync()
+	if err := checkExposure(f.addr, f.server.token, f.insecure, log); err != nil {
+		return err
+	}
 	return serve(ctx, &f, log, stdout)
 }
 

@@ -34,6 +34,7 @@ type stackFlags struct {
 	goldTimeout      time.Duration
 	rowLimit         int
 	observationBytes int
+	dbCheck          dbCheckFlags
 }
 
 func (s *stackFlags) register(fs *flag.FlagSet) {
@@ -47,6 +48,7 @@ func (s *stackFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&s.goldTimeout, "gold-timeout", 30*time.Second, "time limit of a gold query, timed apart from the submission")
 	fs.IntVar(&s.rowLimit, "row-limit", 50, "rows of a result shown to the model")
 	fs.IntVar(&s.observationBytes, "observation-bytes", 8192, "largest observation text shown to the model")
+	s.dbCheck.register(fs)
 }
 
 func (s *stackFlags) check() error {
@@ -82,6 +84,7 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error)
 			return nil, fmt.Errorf("--reward: %w", err)
 		}
 	}
+	s.dbCheck.run = !s.dbCheck.skip
 	if st.datasets, err = s.loadDatasets(ctx); err != nil {
 		return nil, err
 	}
@@ -89,6 +92,10 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error)
 		log.Info("dataset loaded", zap.String("name", ds.Name), zap.Int("tasks", len(ds.Tasks)), zap.Int("databases", len(ds.DBs)))
 	}
 	st.catalog, st.runner, st.judge = s.engines()
+	if err := s.dbCheck.verify(ctx, st.catalog, st.datasets, log); err != nil {
+		st.catalog.Close()
+		return nil, err
+	}
 	if st.recorder, err = openTrajectoryWriter(ctx, s.trajectories, s.dataDir, log); err != nil {
 		st.catalog.Close()
 		return nil, err
@@ -119,7 +126,7 @@ func (s *stackFlags) loadDatasets(ctx context.Context) ([]*env.Dataset, error) {
 		if err != nil {
 			return nil, usageError{fmt.Sprintf("--dataset %q: %v", v, err)}
 		}
-		ds, err := env.Load(src)
+		ds, err := s.dbCheck.load(src)
 		if err != nil {
 			return nil, fmt.Errorf("--dataset %q: %w", v, err)
 		}

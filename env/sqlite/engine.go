@@ -91,8 +91,8 @@ func New(cfg Config) *Engine {
 func (e *Engine) Dialect() string { return "sqlite" }
 
 // Open opens the database file at path read-only. It fails when the file
-// is missing, is not a SQLite database, or has write-ahead-log content
-// that was never checkpointed into it.
+// is missing, is not a SQLite database, is shorter than its header says,
+// or has write-ahead-log content that was never checkpointed into it.
 func (e *Engine) Open(ctx context.Context, path string) (env.DB, error) {
 	abs, err := checkFile(path)
 	if err != nil {
@@ -122,6 +122,9 @@ func checkFile(path string) (string, error) {
 	}
 	if !st.Mode().IsRegular() {
 		return "", errors.New("not a regular file")
+	}
+	if err := checkHeader(abs, st.Size()); err != nil {
+		return "", err
 	}
 	if wal, err := os.Stat(abs + "-wal"); err == nil && wal.Size() > 0 {
 		return "", errors.New("it has a non-empty -wal file; checkpoint it into the database first")

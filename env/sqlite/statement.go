@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqltext"
@@ -15,9 +16,15 @@ var leadingKeywords = map[string]bool{
 	"SELECT": true, "WITH": true, "VALUES": true, "EXPLAIN": true, "PRAGMA": true,
 }
 
-// singleStatement checks the text a model sent and returns the one
-// statement in it, without a trailing semicolon.
+// byteOrderMark is U+FEFF, which editors and some tokenizers put at the
+// start of a text; it is not part of the SQL.
+const byteOrderMark = "\ufeff"
+
+// singleStatement checks the text a model sent (or a gold) and returns
+// the one statement in it, without a leading byte-order mark or a
+// trailing semicolon.
 func singleStatement(text string, maxBytes int) (string, error) {
+	text = strings.TrimLeft(text, byteOrderMark)
 	if len(text) > maxBytes {
 		return "", env.NewQueryError(env.ErrTooLarge,
 			fmt.Sprintf("statement too long: %d bytes; at most %d are allowed", len(text), maxBytes))

@@ -36,6 +36,11 @@ func TestSingleStatement(t *testing.T) {
 		{"VACUUM INTO '/tmp/x'", "", env.ErrDenied},
 		{"ATTACH ':memory:' AS m", "", env.ErrDenied},
 		{"'SELECT'", "", env.ErrDenied},
+		{"\ufeffSELECT 1", "SELECT 1", nil},
+		{"\ufeff\ufeff  select 1;", "select 1", nil},
+		{"\ufeff", "", env.ErrSQL},
+		{"\ufeffDELETE FROM t", "", env.ErrDenied},
+		{"SELECT '\ufeff'", "SELECT '\ufeff'", nil},
 	}
 	for _, tc := range tests {
 		got, err := singleStatement(tc.text, 1000)

@@ -94,7 +94,7 @@ func (r *Replayer) Episode(ctx context.Context, rec *trajlog.Record) *Result {
 	if err != nil {
 		return res.unverifiable("reward spec: %v", err)
 	}
-	reset, err := r.mgr.Reset(ctx, schemas.ResetParams{TaskID: rec.Task.TaskID, MaxTurns: rec.MaxTurns,
+	reset, err := r.mgr.Reset(ctx, schemas.ResetParams{TaskID: rec.Task.TaskID, MaxTurns: new(rec.MaxTurns),
 		ActionFormat: rec.ActionFormat, Reward: spec})
 	if err != nil {
 		return res.unverifiable("reset: %s", resetProblem(err))

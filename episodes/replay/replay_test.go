@@ -54,7 +54,7 @@ func scriptFor(task *env.Task, i int) script {
 		s.reset.ActionFormat = schemas.FormatTags
 		s.actions = []schemas.Action{client.Text("<sql>" + gold + "</sql>"), client.Text("<think>ok</think><solution>" + gold + "</solution>")}
 	case 4:
-		s.reset.MaxTurns = 3
+		s.reset.MaxTurns = new(3)
 		s.actions = []schemas.Action{client.Text("I do not know."), call("execute_sql", "SELECT nope FROM nowhere"),
 			call("execute_sql", "select  nope from NOWHERE")}
 	case 5:

@@ -482,9 +482,13 @@ class Client:
         self.url = url
         self.timeout = timeout
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self._lock = threading.Lock()  # guards _ids, _pending, _closed, _error
+        self._lock = threading.Lock()  # guards _ids, _pending, _settling, _closed, _error
         self._ids = itertools.count(1)
         self._pending: Dict[int, Tuple[Future, str]] = {}
+        # Replies taken from _pending whose Futures (and so their callbacks,
+        # which may send calls of their own) are still being settled.
+        self._settling = 0
+        self._settled = threading.Condition(self._lock)  # notified as _settling drops
         self._closed = False
         self._error: Optional[TransportError] = None
         self._done = threading.Event()
@@ -641,13 +645,19 @@ class Client:
                 continue
             with self._lock:
                 entry = self._pending.pop(item["id"], None)
-            if entry is None:
-                continue
+                if entry is None:
+                    continue
+                self._settling += 1
             fut, method = entry
             try:
-                _settle(fut, result=_outcome(item, method))
-            except SQLGymError as e:
-                _settle(fut, exc=e)
+                try:
+                    _settle(fut, result=_outcome(item, method))
+                except SQLGymError as e:
+                    _settle(fut, exc=e)
+            finally:
+                with self._lock:
+                    self._settling -= 1
+                    self._settled.notify_all()
 
     # --- closing -----------------------------------------------------------
 
@@ -665,6 +675,10 @@ class Client:
         deadline = time.monotonic() + timeout
         while True:  # until every call is in, and the closes of orphaned resets they sent
             with self._lock:
+                # A waiter wakes as a Future completes, before its callbacks
+                # run: wait for them, since one may close an orphaned episode.
+                while self._settling and time.monotonic() < deadline:
+                    self._settled.wait(deadline - time.monotonic())
                 in_flight = [fut for fut, _ in self._pending.values()]
             left = deadline - time.monotonic()
             if not in_flight or left <= 0:

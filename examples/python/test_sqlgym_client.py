@@ -11,9 +11,11 @@ SQLGYM_TEST_TOKEN_URL and SQLGYM_TEST_TOKEN, a second server started with
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import socket
+import sys
 import threading
 import time
 import unittest
@@ -51,18 +53,36 @@ def hermes(tool: str, **arguments: Any) -> str:
     return f"I will call {tool}.\n<tool_call>\n{call}\n</tool_call>"
 
 
-def hold_replies(client: sg.Client) -> threading.Event:
-    """Holds every reply the client's reader gets until the returned Event
-    is set, as a slow server would: calls made meanwhile time out."""
-    gate = threading.Event()
-    dispatch = client._dispatch
+class HeldReplies:
+    """Holds every reply a client's reader gets until :meth:`release`, as
+    a slow server would: calls made meanwhile time out. It notes the
+    episode of each ``episode.reset`` reply it lets through."""
 
-    def late(msg: str) -> None:
-        gate.wait(60)
-        dispatch(msg)
+    def __init__(self, client: sg.Client) -> None:
+        self._gate = threading.Event()
+        self._lock = threading.Lock()
+        self._reset_episodes: List[str] = []
+        self._dispatch = client._dispatch
+        client._dispatch = self._late  # type: ignore[method-assign]
 
-    client._dispatch = late  # type: ignore[method-assign]
-    return gate
+    def release(self) -> None:
+        self._gate.set()
+
+    @property
+    def reset_episodes(self) -> List[str]:
+        """The episodes of the reset replies that reached the client."""
+        with self._lock:
+            return list(self._reset_episodes)
+
+    def _late(self, msg: str) -> None:
+        self._gate.wait(120)  # a failed test must not hold the reader for ever
+        reply = json.loads(msg)
+        for item in reply if isinstance(reply, list) else [reply]:
+            result = item.get("result")
+            if isinstance(result, dict) and "tools" in result:  # only a reset's result has tools
+                with self._lock:
+                    self._reset_episodes.append(result["episode_id"])
+        self._dispatch(msg)
 
 
 # --- WebSocket framing, against a hand-driven peer --------------------------------
@@ -452,52 +472,72 @@ class ServerTest(unittest.TestCase):
         env.close()
 
     def test_a_reset_given_up_on_is_closed_when_its_reply_comes(self) -> None:
-        def run_batch_timing_out(client: sg.Client, replies: threading.Event) -> None:
+        # Nothing here stands on timing: the replies are held until the
+        # caller has given up (a call timeout can only fire first), and
+        # close() is given all the time a loaded machine could need to
+        # take the late replies and the closes they send, which it waits
+        # for. Each episode is then looked up: closed by the client
+        # (no_submit), not left for the idle sweeper. A switch interval of
+        # a microsecond interleaves the threads as a loaded machine does,
+        # and each case runs a few rounds: close() once slipped between a
+        # reset reply's Future completing and the callback that closes its
+        # orphaned episode, leaving the episode live.
+        patience = 120.0
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(1e-6)
+        self.addCleanup(sys.setswitchinterval, interval)
+
+        def run_batch_timing_out(client: sg.Client, replies: HeldReplies) -> None:
             with self.assertRaises(sg.CallTimeout):
                 sg.run_batch(client, lambda convs: ["x"] * len(convs), ["demo/library-001", "demo/shop-001"],
                              group_size=2, timeout=0.2)
-            replies.set()
+            replies.release()
 
-        def client_reset(client: sg.Client, replies: threading.Event) -> None:
+        def client_reset(client: sg.Client, replies: HeldReplies) -> None:
             with self.assertRaises(sg.CallTimeout):
                 client.reset(task_id="demo/library-001")
-            replies.set()
+            replies.release()
 
-        def sqlenv_reset(client: sg.Client, replies: threading.Event) -> None:
+        def sqlenv_reset(client: sg.Client, replies: HeldReplies) -> None:
             env = sg.SQLEnv(client, task_id="demo/library-001")
             self.assertTrue(env.reset_async().cancel())
-            replies.set()
+            replies.release()
             self.assertIsNone(env.episode_id)
 
-        def client_closing(client: sg.Client, replies: threading.Event) -> None:
+        def client_closing(client: sg.Client, replies: HeldReplies) -> None:
             self.assertTrue(client.reset_async(task_id="demo/library-001").cancel())
-            closer = threading.Thread(target=client.close)
+            closer = threading.Thread(target=client.close, kwargs={"timeout": patience})
             closer.start()
-            while not client.closed:
+            deadline = time.monotonic() + patience
+            while not client.closed and time.monotonic() < deadline:
                 time.sleep(0.01)
-            replies.set()  # the reply comes while close() waits for calls in flight
+            self.assertTrue(client.closed, "close() did not start")
+            replies.release()  # the reply comes while close() waits for calls in flight
             closer.join()
 
-        cases: List[Tuple[str, Callable[[sg.Client, threading.Event], None], int]] = [
+        cases: List[Tuple[str, Callable[[sg.Client, HeldReplies], None], int]] = [
             ("run_batch timing out", run_batch_timing_out, 4),
             ("Client.reset timing out", client_reset, 1),
             ("SQLEnv.reset_async cancelled", sqlenv_reset, 1),
             ("reset cancelled, then the client closed", client_closing, 1),
         ]
-        for name, give_up, started in cases:
-            with self.subTest(name):
-                stats = self.client.info()["stats"]
-                with sg.Client(URL, timeout=0.2) as c:
-                    give_up(c, hold_replies(c))
-                deadline = time.monotonic() + 30
-                while time.monotonic() < deadline:
-                    now = self.client.info()["stats"]
-                    if now["episodes_started"] - stats["episodes_started"] == started \
-                            and now["live_episodes"] == stats["live_episodes"]:
-                        break
-                    time.sleep(0.05)
-                self.assertEqual(now["episodes_started"] - stats["episodes_started"], started)
-                self.assertEqual(now["live_episodes"], stats["live_episodes"], "an episode was left running")
+        for (name, give_up, started), round_ in itertools.product(cases, range(5)):
+            with self.subTest(name, round=round_):
+                before = self.client.info()["stats"]["episodes_started"]
+                c = sg.Client(URL, timeout=0.2)
+                replies = HeldReplies(c)
+                try:
+                    give_up(c, replies)
+                finally:
+                    replies.release()
+                    c.close(timeout=patience)  # returns once the late replies and their closes are in
+                episodes = replies.reset_episodes
+                self.assertEqual(len(episodes), started, "reset replies that reached the client")
+                self.assertEqual(self.client.info()["stats"]["episodes_started"] - before, started)
+                for ep in episodes:
+                    record = self.client.episode(ep)
+                    self.assertIsNotNone(record.get("ended_at"), f"{ep} was left running")
+                    self.assertEqual(record["outcome"], "no_submit", f"{ep} was not closed by the client")
 
     def test_a_send_failing_as_the_connection_drops(self) -> None:
         c = sg.Client(URL)

@@ -67,7 +67,7 @@ func stepOverSocket(b *testing.B, c *client.Client, workers int) {
 			var id string
 			for turn := 0; next.Add(1) <= int64(b.N); turn++ {
 				if turn%64 == 0 {
-					res, err := c.Reset(ctx, schemas.ResetParams{MaxTurns: 64})
+					res, err := c.Reset(ctx, schemas.ResetParams{MaxTurns: new(64)})
 					if err != nil {
 						b.Error(err)
 						return
@@ -86,7 +86,7 @@ func stepOverSocket(b *testing.B, c *client.Client, workers int) {
 }
 
 func resetDirect(b *testing.B, m *episodes.Manager) string {
-	res, err := m.Reset(context.Background(), schemas.ResetParams{MaxTurns: 64})
+	res, err := m.Reset(context.Background(), schemas.ResetParams{MaxTurns: new(64)})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func plan(rng *rand.Rand) (schemas.ResetParams, []schemas.Action) {
 	}
 	switch rng.IntN(3) {
 	case 0:
-		p.MaxTurns = 2 // ends truncated on the second step
+		p.MaxTurns = new(2) // ends truncated on the second step
 	case 1:
 		acts = append(acts, client.ToolCall(schemas.ToolSubmit, map[string]any{"sql": "SELECT count(*) FROM sqlite_master"}))
 	default:

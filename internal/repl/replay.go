@@ -75,7 +75,7 @@ func (s *session) replaySteps(ctx context.Context, rec *schemas.Trajectory) (sen
 
 // replayParams resets the recorded task as it was played.
 func replayParams(rec *schemas.Trajectory) schemas.ResetParams {
-	p := schemas.ResetParams{TaskID: rec.Task.TaskID, ActionFormat: rec.ActionFormat, MaxTurns: rec.MaxTurns}
+	p := schemas.ResetParams{TaskID: rec.Task.TaskID, ActionFormat: rec.ActionFormat, MaxTurns: new(rec.MaxTurns)}
 	if rec.RewardSpec.Match != "" {
 		p.Reward, _ = json.Marshal(rec.RewardSpec)
 	}

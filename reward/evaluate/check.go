@@ -43,6 +43,9 @@ type GoldCheck struct {
 	Status       string // GoldOK, GoldError or GoldTimeout
 	// Error is the engine's message for a GoldError.
 	Error string
+	// DBFailed is set on a GoldError whose database would not open (or
+	// broke under the gold): Error says why.
+	DBFailed bool
 	// AsRows is set for a task whose gold is given as answer rows: there
 	// is nothing to run.
 	AsRows bool
@@ -64,9 +67,9 @@ type CheckReport struct {
 
 // Check runs every task's gold as written (no DISTINCT removal), under the
 // same row and byte bounds as the judge, and reports how each ran. A gold
-// that fails, times out or whose database will not open is a finding, not
-// an error; the error is kept for a fault of the run (a cancelled context,
-// a broken connection).
+// that fails, times out or whose database will not open (is missing, is
+// not a database, is damaged) is a finding, not an error; the error is
+// kept for a fault of the run (a cancelled context).
 func Check(ctx context.Context, ds *env.Dataset, cfg CheckConfig) (*CheckReport, error) {
 	if cfg.Catalog == nil {
 		return nil, errors.New("check: CheckConfig.Catalog is required")
@@ -101,7 +104,7 @@ func checkGold(ctx context.Context, ds *env.Dataset, t *env.Task, cfg CheckConfi
 		if ctx.Err() != nil {
 			return gc, fmt.Errorf("check %s: %w", t.ID, err)
 		}
-		gc.Status, gc.Error = GoldError, oneLine(err.Error())
+		gc.Status, gc.Error, gc.DBFailed = GoldError, oneLine(err.Error()), true
 		return gc, nil
 	}
 	lim := env.Limits{Timeout: cfg.GoldTimeout, MaxRows: judge.DefaultMaxRows, MaxResultBytes: judge.DefaultMaxResultBytes}
@@ -118,6 +121,8 @@ func checkGold(ctx context.Context, ds *env.Dataset, t *env.Task, cfg CheckConfi
 		gc.Status, gc.Elapsed = GoldTimeout, cfg.GoldTimeout
 	case errors.As(err, &qe) && ctx.Err() == nil:
 		gc.Status, gc.Error = GoldError, oneLine(qe.Message)
+	case ctx.Err() == nil: // the engine's own failure: a damaged file
+		gc.Status, gc.Error, gc.DBFailed = GoldError, oneLine(err.Error()), true
 	default:
 		return gc, fmt.Errorf("check %s: %w", t.ID, err)
 	}

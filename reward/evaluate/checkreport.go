@@ -25,6 +25,32 @@ func (r *CheckReport) Errors() []GoldCheck {
 	return r.Filter(func(g GoldCheck) bool { return g.Status == GoldError })
 }
 
+// DBFailure is a database that would not open, or broke under its golds.
+type DBFailure struct {
+	DBID  string
+	Tasks int    // the golds on it, none of which could run
+	Error string // the first gold's error
+}
+
+// BadDatabases are the databases whose golds failed because the database
+// would not open, in the order of their first task.
+func (r *CheckReport) BadDatabases() []DBFailure {
+	var out []DBFailure
+	at := map[string]int{}
+	for _, g := range r.Golds {
+		if !g.DBFailed {
+			continue
+		}
+		i, ok := at[g.DBID]
+		if !ok {
+			i, at[g.DBID] = len(out), len(out)
+			out = append(out, DBFailure{DBID: g.DBID, Error: g.Error})
+		}
+		out[i].Tasks++
+	}
+	return out
+}
+
 // Timeouts are the golds that ran past the gold timeout.
 func (r *CheckReport) Timeouts() []GoldCheck {
 	return r.Filter(func(g GoldCheck) bool { return g.Status == GoldTimeout })
@@ -52,7 +78,14 @@ func (r *CheckReport) Failed() int { return len(r.Errors()) + len(r.Timeouts()) 
 // empty golds, slow golds; a table only when it has rows) and a summary.
 func (r *CheckReport) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	if gs := r.Errors(); len(gs) > 0 {
+	if dbs := r.BadDatabases(); len(dbs) > 0 {
+		fmt.Fprintf(tw, "databases that would not open (%d)\ndatabase\ttasks\terror\n", len(dbs))
+		for _, d := range dbs {
+			fmt.Fprintf(tw, "%s\t%d\t%s\n", d.DBID, d.Tasks, d.Error)
+		}
+		fmt.Fprintln(tw)
+	}
+	if gs := r.Filter(func(g GoldCheck) bool { return g.Status == GoldError && !g.DBFailed }); len(gs) > 0 {
 		fmt.Fprintf(tw, "gold errors (%d)\ntask\tdatabase\terror\n", len(gs))
 		for _, g := range gs {
 			fmt.Fprintf(tw, "%s\t%s\t%s\n", g.TaskID, g.DBID, g.Error)
@@ -104,6 +137,9 @@ func (r *CheckReport) writeSummary(tw *tabwriter.Writer) {
 	fmt.Fprintf(tw, "%s: %d tasks\n", r.Dataset, len(r.Golds))
 	fmt.Fprintf(tw, "  ran ok\t%d\n  given as rows\t%d\n", ok, asRows)
 	fmt.Fprintf(tw, "  errors\t%d\n  timeouts\t%d\n", len(r.Errors()), len(r.Timeouts()))
+	if dbs := r.BadDatabases(); len(dbs) > 0 {
+		fmt.Fprintf(tw, "  bad databases\t%d\n", len(dbs))
+	}
 	fmt.Fprintf(tw, "  empty\t%d\n  slow\t%d\n", len(r.Empty()), len(r.SlowGolds()))
 	var slowest *GoldCheck
 	for i := range r.Golds {

@@ -1,11 +1,11 @@
 package evaluate
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -34,14 +34,25 @@ type Prediction struct {
 
 // ReadPredictions reads a predictions file and returns its predictions in
 // dataset order with the format it found: BIRD JSON when the name ends in
-// .json or the first non-blank byte is '{', Spider lines otherwise.
-func ReadPredictions(path string) ([]Prediction, string, error) {
-	data, err := os.ReadFile(path)
+// .json or the first non-blank byte is '{', Spider lines otherwise. The
+// file is read as a stream within lim: a line (or JSON string) or a count
+// past them is refused where the reader meets it, without reading on.
+func ReadPredictions(path string, lim ReadLimits) ([]Prediction, string, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("predictions: %w", err)
 	}
-	format := DetectFormat(path, data)
-	preds, err := ParsePredictions(format, data)
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	head, _ := br.Peek(br.Size()) // an error here is met again below
+	format := DetectFormat(path, head)
+	var preds []Prediction
+	switch format {
+	case FormatBird:
+		preds, err = readBird(br, lim.withDefaults())
+	default:
+		preds, err = readSpider(br, lim.withDefaults())
+	}
 	if err != nil {
 		return nil, format, fmt.Errorf("predictions %s: %w", path, err)
 	}
@@ -81,17 +92,7 @@ var bom = []byte("\xef\xbb\xbf")
 // is a plain name (letters, digits, '_', '-', '.'); otherwise the whole
 // line is SQL.
 func ParseSpider(data []byte) []Prediction {
-	text := string(bytes.TrimPrefix(data, bom))
-	lines := strings.SplitAfter(text, "\n")
-	if last := lines[len(lines)-1]; last == "" {
-		lines = lines[:len(lines)-1]
-	}
-	preds := make([]Prediction, len(lines))
-	for i, line := range lines {
-		p := splitSpiderLine(strings.TrimRight(line, "\r\n"))
-		p.Pos = "line " + strconv.Itoa(i+1)
-		preds[i] = p
-	}
+	preds, _ := readSpider(bufio.NewReader(bytes.NewReader(data)), ReadLimits{}) // no limit: no error
 	return preds
 }
 
@@ -128,40 +129,12 @@ func plainName(s string) bool {
 // values are "SQL\t----- bird -----\tdb_id" (a value without the separator
 // is all SQL, with no db_id to check). Errors name the key at fault.
 func ParseBird(data []byte) ([]Prediction, error) {
-	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, bom)))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, errors.New("want a JSON object of index keys, as BIRD's predict_dev.json")
-	}
-	byIndex := map[int]Prediction{}
-	for dec.More() {
-		idx, p, err := birdEntry(dec)
-		if err != nil {
-			return nil, err
-		}
-		if _, dup := byIndex[idx]; dup {
-			return nil, fmt.Errorf("%s: given twice", p.Pos)
-		}
-		byIndex[idx] = p
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, fmt.Errorf("malformed JSON: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("malformed JSON: more after the object")
-	}
-	preds := make([]Prediction, len(byIndex))
-	for i := range preds {
-		p, ok := byIndex[i]
-		if !ok {
-			return nil, fmt.Errorf("no key %q: the keys must be the indexes 0 to %d, each once", strconv.Itoa(i), len(byIndex)-1)
-		}
-		preds[i] = p
-	}
-	return preds, nil
+	return readBird(bufio.NewReader(bytes.NewReader(data)), ReadLimits{})
 }
 
-// birdEntry reads one key and its value.
-func birdEntry(dec *json.Decoder) (int, Prediction, error) {
+// birdEntry reads one key and its value, a value of at most max bytes
+// (0: no bound).
+func birdEntry(dec *json.Decoder, max int) (int, Prediction, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return 0, Prediction{}, fmt.Errorf("malformed JSON: %w", err)
@@ -173,7 +146,15 @@ func birdEntry(dec *json.Decoder) (int, Prediction, error) {
 	}
 	var value string
 	if err := dec.Decode(&value); err != nil {
+		var tl *LineTooLongError
+		if errors.As(err, &tl) {
+			tl.Pos = fmt.Sprintf("the value of key %q", key)
+			return 0, Prediction{}, tl
+		}
 		return 0, Prediction{}, fmt.Errorf("key %q: want a string \"SQL%sdb_id\": %w", key, strings.ReplaceAll(BirdSeparator, "\t", `\t`), err)
+	}
+	if max > 0 && len(value) > max {
+		return 0, Prediction{}, &LineTooLongError{Pos: fmt.Sprintf("the value of key %q", key), Max: max}
 	}
 	sql, dbID, _ := strings.Cut(value, BirdSeparator)
 	return idx, Prediction{SQL: strings.TrimSpace(sql), DBID: strings.TrimSpace(dbID), Pos: fmt.Sprintf("key %q", key)}, nil

@@ -121,7 +121,7 @@ func TestReadPredictions(t *testing.T) {
 		{filepath.Join(dir, "missing.sql"), "", 0, "missing.sql: no such file"},
 	}
 	for _, tt := range tests {
-		preds, format, err := ReadPredictions(tt.path)
+		preds, format, err := ReadPredictions(tt.path, ReadLimits{})
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("ReadPredictions(%s) error = %v, want one containing %q", tt.path, err, tt.wantErr)

@@ -31,7 +31,7 @@ func spiderDevGold(tb testing.TB) (*env.Dataset, []Item) {
 	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 		tb.Fatal(err)
 	}
-	preds, _, err := ReadPredictions(file)
+	preds, _, err := ReadPredictions(file, ReadLimits{})
 	if err != nil {
 		tb.Fatal(err)
 	}
