@@ -113,6 +113,9 @@ func New(cfg Config) (*Manager, error) {
 	if bw, ok := cfg.Recorder.(interface{ BytesWritten() int64 }); ok {
 		m.metrics.countBytes(bw.BytesWritten)
 	}
+	if cfg.Catalog != nil {
+		m.metrics.watchPools(cfg.Catalog.PoolStats)
+	}
 	return m, nil
 }
 
