@@ -142,10 +142,10 @@ func (m *Manager) finish(ctx context.Context, s *Session, t *schemas.Trajectory)
 	m.mu.Lock()
 	delete(m.live, s.id)
 	m.recent.put(t)
-	live, held := len(m.live), m.recent.bytes
+	// Under m.mu, so the counts set last are the latest.
+	m.metrics.recentBytes.Set(float64(m.recent.bytes))
+	m.metrics.ended(t.Outcome, len(m.live))
 	m.mu.Unlock()
-	m.metrics.recentBytes.Set(float64(held))
-	m.metrics.ended(t.Outcome, live)
 	m.cfg.Logger.Info("episode ended",
 		zap.String("episode", t.EpisodeID), zap.String("task", t.Task.TaskID),
 		zap.String("outcome", t.Outcome), zap.Float64("reward", t.TotalReward),
