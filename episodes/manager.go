@@ -113,6 +113,9 @@ func New(cfg Config) (*Manager, error) {
 	if bw, ok := cfg.Recorder.(interface{ BytesWritten() int64 }); ok {
 		m.metrics.countBytes(bw.BytesWritten)
 	}
+	if cfg.Catalog != nil {
+		m.metrics.watchPools(cfg.Catalog.PoolStats)
+	}
 	return m, nil
 }
 
@@ -139,10 +142,10 @@ func (m *Manager) finish(ctx context.Context, s *Session, t *schemas.Trajectory)
 	m.mu.Lock()
 	delete(m.live, s.id)
 	m.recent.put(t)
-	live, held := len(m.live), m.recent.bytes
+	// Under m.mu, so the counts set last are the latest.
+	m.metrics.recentBytes.Set(float64(m.recent.bytes))
+	m.metrics.ended(t.Outcome, len(m.live))
 	m.mu.Unlock()
-	m.metrics.recentBytes.Set(float64(held))
-	m.metrics.ended(t.Outcome, live)
 	m.cfg.Logger.Info("episode ended",
 		zap.String("episode", t.EpisodeID), zap.String("task", t.Task.TaskID),
 		zap.String("outcome", t.Outcome), zap.Float64("reward", t.TotalReward),

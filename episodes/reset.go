@@ -49,9 +49,8 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 		return nil, m.recordFailed(s.id, "begin", err)
 	}
 	m.mu.Lock()
-	live := len(m.live)
+	m.metrics.started(len(m.live)) // under m.mu, so the live count set last is the latest
 	m.mu.Unlock()
-	m.metrics.started(live)
 	return &schemas.ResetResult{
 		EpisodeID: s.id, Task: task.View(ds.Dialect), Messages: prompt,
 		Tools: tools.Definitions(), MaxTurns: maxTurns, ActionFormat: format,

@@ -35,6 +35,8 @@ type stackFlags struct {
 	rowLimit         int
 	observationBytes int
 	dbCheck          dbCheckFlags
+	dbConns          int
+	dbRunning        int
 }
 
 func (s *stackFlags) register(fs *flag.FlagSet) {
@@ -49,6 +51,15 @@ func (s *stackFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&s.rowLimit, "row-limit", 50, "rows of a result shown to the model")
 	fs.IntVar(&s.observationBytes, "observation-bytes", 8192, "largest observation text shown to the model")
 	s.dbCheck.register(fs)
+	s.registerDBPool(fs)
+}
+
+// registerDBPool registers the bounds of the databases' connections.
+func (s *stackFlags) registerDBPool(fs *flag.FlagSet) {
+	fs.IntVar(&s.dbConns, "db-conns", sqlite.DefaultMaxConns,
+		"connections per database: statements running on one database at once; waiting for one counts against the statement's timeout")
+	fs.IntVar(&s.dbRunning, "db-running", sqlite.DefaultMaxRunning,
+		"statements running at once across all databases; waiting for a slot counts against the statement's timeout")
 }
 
 func (s *stackFlags) check() error {
@@ -59,6 +70,8 @@ func (s *stackFlags) check() error {
 		return usageError{"--query-timeout, --submit-timeout and --gold-timeout must be positive"}
 	case s.rowLimit < 1 || s.observationBytes < 256:
 		return usageError{"--row-limit must be >= 1 and --observation-bytes >= 256"}
+	case s.dbConns < 1 || s.dbRunning < 1:
+		return usageError{"--db-conns and --db-running must be at least 1"}
 	}
 	return nil
 }
@@ -106,7 +119,8 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error)
 // engines are what run a step's SQL within the flags' bounds: the
 // databases' catalog, the tools' runner and the submissions' judge.
 func (s *stackFlags) engines() (*env.Catalog, *tools.Runner, *judge.Judge) {
-	return env.NewCatalog(sqlite.New(sqlite.Config{})),
+	eng := sqlite.New(sqlite.Config{MaxConns: s.dbConns, MaxRunning: s.dbRunning, DefaultTimeout: s.queryTimeout})
+	return env.NewCatalog(eng),
 		tools.NewRunner(tools.Config{RowLimit: s.rowLimit, ObservationBytes: s.observationBytes, QueryTimeout: s.queryTimeout}),
 		judge.New(judge.Config{PredTimeout: s.submitTimeout, GoldTimeout: s.goldTimeout})
 }

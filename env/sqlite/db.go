@@ -14,9 +14,10 @@ import (
 // db is one database file opened read-only. Its fields do not change
 // after Open; the pool is safe for concurrent use.
 type db struct {
-	path string
-	pool *sql.DB
-	cfg  Config
+	path  string
+	pool  *sql.DB
+	cfg   Config
+	pools *pools // the engine's, shared with its other databases
 }
 
 var _ env.DB = (*db)(nil)
@@ -26,7 +27,7 @@ func (d *db) Dialect() string { return "sqlite" }
 
 // Close closes every connection to the file.
 func (d *db) Close() error {
-	if err := d.pool.Close(); err != nil {
+	if err := d.pools.close(d.pool); err != nil {
 		return fmt.Errorf("close sqlite %s: %w", d.path, err)
 	}
 	return nil
@@ -35,7 +36,8 @@ func (d *db) Close() error {
 // Query runs one read-only statement of the model's within lim. A zero
 // lim.Timeout means the engine's default timeout; zero MaxRows,
 // MaxCellBytes and MaxResultBytes mean no limit short of the engine's
-// ceilings.
+// ceilings. The timeout covers the wait for a connection too; the
+// result's Elapsed is the statement's own time.
 func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.ResultSet, error) {
 	stmt, err := singleStatement(text, d.cfg.MaxSQLBytes)
 	if err != nil {
@@ -43,17 +45,19 @@ func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.Resul
 	}
 	eff := d.limits(lim)
 	g := newGuard(true)
-	start := time.Now()
 	var rs *env.ResultSet
+	var elapsed time.Duration
 	err = d.withConn(ctx, eff.Timeout, g, func(stmtCtx context.Context, conn *sqlite3.SQLiteConn) error {
+		start := time.Now()
 		var err error
 		rs, err = run(stmtCtx, conn, stmt, eff)
+		elapsed = time.Since(start)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	rs.Elapsed = time.Since(start)
+	rs.Elapsed = elapsed
 	rs.ReadColumns = g.readColumns()
 	return rs, nil
 }
@@ -67,18 +71,28 @@ func (d *db) limits(lim env.Limits) limits {
 }
 
 // withConn runs f on a connection of its own, with g as the authorizer
-// and a context that ends after timeout. The connection's driver handle
-// is reached through Raw; an interrupted statement leaves the connection
-// fit for the next call.
+// and a context that ends timeout after the call began: waiting for a
+// connection, then for one of the engine's running slots, counts against
+// it. The connection's driver handle is reached through Raw; an
+// interrupted statement leaves the connection fit for the next call.
 func (d *db) withConn(ctx context.Context, timeout time.Duration, g *guard,
 	f func(context.Context, *sqlite3.SQLiteConn) error) error {
-	conn, err := d.pool.Conn(ctx)
-	if err != nil {
-		return fmt.Errorf("sqlite %s: %w", d.path, err)
-	}
-	defer conn.Close()
+	start := time.Now()
 	stmtCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	b := budget{parent: ctx, stmt: stmtCtx, timeout: timeout}
+	conn, err := d.pool.Conn(stmtCtx)
+	if err != nil {
+		return d.waitFailed(b, err, fmt.Sprintf(
+			"all %d connections to this database stayed busy with other statements", d.cfg.MaxConns))
+	}
+	defer conn.Close()
+	if err := d.pools.acquire(stmtCtx); err != nil {
+		return d.waitFailed(b, err, fmt.Sprintf(
+			"the server was running %d statements at once, its limit", d.cfg.MaxRunning))
+	}
+	defer d.pools.release()
+	b.waited = time.Since(start)
 	err = conn.Raw(func(dc any) error {
 		c, ok := dc.(*sqlite3.SQLiteConn)
 		if !ok {
@@ -88,7 +102,18 @@ func (d *db) withConn(ctx context.Context, timeout time.Duration, g *guard,
 		return f(stmtCtx, c)
 	})
 	if err != nil {
-		return classify(err, g, ctx, stmtCtx, timeout, d.cfg.MaxValueBytes)
+		return classify(err, g, b, d.cfg.MaxValueBytes)
 	}
 	return nil
+}
+
+// waitFailed is the error of a call that got no connection or no slot:
+// a timeout saying why when its time ran out, else the caller's or the
+// server's error.
+func (d *db) waitFailed(b budget, err error, why string) error {
+	if b.parent.Err() == nil && b.stmt.Err() != nil {
+		return env.NewQueryError(env.ErrTimeout, fmt.Sprintf(
+			"query timed out after %s before it could start: %s; try again", b.timeout, why))
+	}
+	return fmt.Errorf("sqlite %s: %w", d.path, err)
 }

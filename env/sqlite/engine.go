@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
@@ -23,14 +22,23 @@ const (
 	DefaultTimeout        = 5 * time.Second
 	DefaultMaxResultRows  = 1_000_000
 	DefaultMaxResultBytes = 256 << 20
+	DefaultMaxConns       = 64
+	DefaultIdleConns      = 4
+	DefaultMaxRunning     = 256
 )
+
+// idleConnTime is how long an idle connection stays open.
+const idleConnTime = time.Minute
 
 // Config configures an Engine. The zero value is usable: every zero field
 // takes the default named beside it.
 type Config struct {
-	// MaxConns bounds the open connections per database; 0 means
-	// GOMAXPROCS, at least 4.
+	// MaxConns bounds the open connections per database, so the
+	// statements running on it at once; 0 means DefaultMaxConns.
 	MaxConns int
+	// IdleConns is how many of them stay open while idle (for at most
+	// a minute); 0 means DefaultIdleConns, at most MaxConns.
+	IdleConns int
 	// MaxValueBytes bounds every string, blob and row a statement builds or
 	// reads (SQLITE_LIMIT_LENGTH); past it the statement fails with
 	// env.ErrTooLarge. 0 means DefaultMaxValueBytes.
@@ -47,13 +55,20 @@ type Config struct {
 	// DefaultMaxResultRows and DefaultMaxResultBytes.
 	MaxResultRows  int
 	MaxResultBytes int
+	// MaxRunning bounds the statements running at once across every
+	// database of the engine; 0 means DefaultMaxRunning.
+	MaxRunning int
 }
 
 // withDefaults returns cfg with every zero field set to its default.
 func (cfg Config) withDefaults() Config {
 	if cfg.MaxConns <= 0 {
-		cfg.MaxConns = max(4, runtime.GOMAXPROCS(0))
+		cfg.MaxConns = DefaultMaxConns
 	}
+	if cfg.IdleConns <= 0 {
+		cfg.IdleConns = DefaultIdleConns
+	}
+	cfg.IdleConns = min(cfg.IdleConns, cfg.MaxConns)
 	if cfg.MaxValueBytes <= 0 {
 		cfg.MaxValueBytes = DefaultMaxValueBytes
 	}
@@ -69,23 +84,34 @@ func (cfg Config) withDefaults() Config {
 	if cfg.MaxResultBytes <= 0 {
 		cfg.MaxResultBytes = DefaultMaxResultBytes
 	}
+	if cfg.MaxRunning <= 0 {
+		cfg.MaxRunning = DefaultMaxRunning
+	}
 	return cfg
 }
 
 // Engine opens SQLite database files read-only, each behind the sandbox
 // described in the package comment. It is safe for concurrent use.
 type Engine struct {
-	cfg Config
-	drv *sqlite3.SQLiteDriver // ours alone: no driver name is registered
+	cfg   Config
+	drv   *sqlite3.SQLiteDriver // ours alone: no driver name is registered
+	pools *pools                // shared by the databases it opens
 }
 
-var _ env.Engine = (*Engine)(nil)
+var (
+	_ env.Engine       = (*Engine)(nil)
+	_ env.PoolReporter = (*Engine)(nil)
+)
 
 // New returns an Engine configured by cfg.
 func New(cfg Config) *Engine {
 	cfg = cfg.withDefaults()
-	return &Engine{cfg: cfg, drv: &sqlite3.SQLiteDriver{ConnectHook: connectHook(cfg)}}
+	return &Engine{cfg: cfg, drv: &sqlite3.SQLiteDriver{ConnectHook: connectHook(cfg)}, pools: newPools(cfg.MaxRunning)}
 }
+
+// PoolStats reports the waits and connections of every database the
+// engine opened, closed ones included.
+func (e *Engine) PoolStats() env.PoolStats { return e.pools.stats() }
 
 // Dialect returns "sqlite".
 func (e *Engine) Dialect() string { return "sqlite" }
@@ -100,10 +126,12 @@ func (e *Engine) Open(ctx context.Context, path string) (env.DB, error) {
 	}
 	pool := sql.OpenDB(&connector{dsn: fileURI(abs), drv: e.drv})
 	pool.SetMaxOpenConns(e.cfg.MaxConns)
-	pool.SetMaxIdleConns(e.cfg.MaxConns)
-	d := &db{path: abs, pool: pool, cfg: e.cfg}
+	pool.SetMaxIdleConns(e.cfg.IdleConns)
+	pool.SetConnMaxIdleTime(idleConnTime)
+	e.pools.add(pool)
+	d := &db{path: abs, pool: pool, cfg: e.cfg, pools: e.pools}
 	if _, err := d.introspect(ctx, fmt.Sprintf(tablesQuery, ""), env.Limits{}); err != nil {
-		pool.Close()
+		e.pools.close(pool)
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
 	return d, nil

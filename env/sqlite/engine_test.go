@@ -83,13 +83,18 @@ func TestOpenAwkwardPath(t *testing.T) {
 
 func TestConfigDefaults(t *testing.T) {
 	got := Config{}.withDefaults()
-	if got.MaxConns < 4 || got.MaxValueBytes != DefaultMaxValueBytes || got.MaxSQLBytes != DefaultMaxSQLBytes ||
+	if got.MaxConns != DefaultMaxConns || got.IdleConns != DefaultIdleConns || got.MaxRunning != DefaultMaxRunning ||
+		got.MaxValueBytes != DefaultMaxValueBytes || got.MaxSQLBytes != DefaultMaxSQLBytes ||
 		got.DefaultTimeout != DefaultTimeout || got.MaxResultRows != DefaultMaxResultRows || got.MaxResultBytes != DefaultMaxResultBytes {
 		t.Errorf("Config{}.withDefaults() = %+v", got)
 	}
-	set := Config{MaxConns: 2, MaxValueBytes: 3, MaxSQLBytes: 4, DefaultTimeout: 5, MaxResultRows: 6, MaxResultBytes: 7}
+	set := Config{MaxConns: 2, IdleConns: 1, MaxValueBytes: 3, MaxSQLBytes: 4, DefaultTimeout: 5, MaxResultRows: 6,
+		MaxResultBytes: 7, MaxRunning: 8}
 	if got := set.withDefaults(); got != set {
 		t.Errorf("withDefaults changed set fields: %+v, want %+v", got, set)
+	}
+	if got := (Config{MaxConns: 2}).withDefaults().IdleConns; got != 2 {
+		t.Errorf("idle connections of a 2-connection pool = %d, want 2", got)
 	}
 }
 

@@ -11,20 +11,27 @@ import (
 	"github.com/sqlgym/sqlgym/env"
 )
 
+// budget is one call's time: the caller's context (parent), the
+// statement's (stmt), which ends timeout after the call began, and how
+// much of it went to waiting for a connection and a running slot.
+type budget struct {
+	parent, stmt    context.Context
+	timeout, waited time.Duration
+}
+
 // classify turns the error of one call into what the caller sees: a
 // *env.QueryError when the statement is to blame, the error itself
-// (wrapped) when the server or the caller's context is. parent is the
-// caller's context, stmtCtx the statement's, which adds the timeout.
-func classify(err error, g *guard, parent, stmtCtx context.Context, timeout time.Duration, maxValue int) error {
+// (wrapped) when the server or the caller's context is.
+func classify(err error, g *guard, b budget, maxValue int) error {
 	var qe *env.QueryError
 	if errors.As(err, &qe) {
 		return qe
 	}
-	if parent.Err() != nil {
-		return fmt.Errorf("sqlite query: %w", parent.Err())
+	if b.parent.Err() != nil {
+		return fmt.Errorf("sqlite query: %w", b.parent.Err())
 	}
-	if stmtCtx.Err() != nil {
-		return timedOut(timeout)
+	if b.stmt.Err() != nil {
+		return timedOut(b)
 	}
 	if g.denied != "" { // SQLite words some denials as plain errors
 		return env.NewQueryError(env.ErrDenied, g.denied)
@@ -42,13 +49,20 @@ func classify(err error, g *guard, parent, stmtCtx context.Context, timeout time
 		return env.NewQueryError(env.ErrTooLarge,
 			fmt.Sprintf("%s (a value may hold at most %d bytes)", se.Error(), maxValue))
 	case sqlite3.ErrInterrupt:
-		return timedOut(timeout)
+		return timedOut(b)
 	case sqlite3.ErrError, sqlite3.ErrConstraint, sqlite3.ErrMismatch, sqlite3.ErrRange:
 		return env.NewQueryError(env.ErrSQL, se.Error())
 	}
 	return fmt.Errorf("sqlite query: %w", err)
 }
 
-func timedOut(timeout time.Duration) error {
-	return env.NewQueryError(env.ErrTimeout, fmt.Sprintf("query timed out after %s", timeout))
+// timedOut is the error of a statement interrupted by its timeout. When
+// waiting took a good part of the time (a quarter or more), it says so.
+func timedOut(b budget) error {
+	msg := fmt.Sprintf("query timed out after %s", b.timeout)
+	if b.waited >= b.timeout/4 {
+		msg += fmt.Sprintf(" (%s of it spent waiting to start: the server was busy)",
+			b.waited.Round(time.Millisecond))
+	}
+	return env.NewQueryError(env.ErrTimeout, msg)
 }
