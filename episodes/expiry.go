@@ -11,8 +11,8 @@ import (
 )
 
 // Run abandons episodes idle for longer than the idle timeout, until ctx
-// is done. It checks every tenth of the timeout (at least every second,
-// at most every 30 s).
+// is done. It calls Expire every tenth of the timeout (at least every
+// 10 ms, at most every 30 s).
 func (m *Manager) Run(ctx context.Context) {
 	every := min(max(m.cfg.IdleTimeout/10, 10*time.Millisecond), 30*time.Second)
 	tick := time.NewTicker(every)
@@ -22,14 +22,16 @@ func (m *Manager) Run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			m.expire(ctx)
+			m.Expire(ctx)
 		}
 	}
 }
 
-// expire abandons every live episode idle past the timeout with no step
-// running or waiting.
-func (m *Manager) expire(ctx context.Context) {
+// Expire abandons, and records, every live episode that has been idle
+// past the idle timeout (by Config.Now, since its last step ended) with
+// no step running or waiting. Run calls it periodically; calling it
+// directly sweeps once, at a moment of the caller's choosing.
+func (m *Manager) Expire(ctx context.Context) {
 	cutoff := m.now().Add(-m.cfg.IdleTimeout).UnixNano()
 	var idle []*Session
 	m.mu.Lock()

@@ -40,6 +40,8 @@ func (m *Manager) Step(ctx context.Context, st *StepTicket, a schemas.Action) (*
 		return nil, err
 	}
 	defer st.t.release()
+	m.metrics.stepsRunning.Inc()
+	defer m.metrics.stepsRunning.Dec()
 	defer func() { st.s.lastActive.Store(m.now().UnixNano()) }() // the idle clock runs from the step's end
 	start := m.now()
 	res, traj, err := st.s.step(ctx, m, a)

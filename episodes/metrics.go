@@ -28,6 +28,7 @@ type Metrics struct {
 	slowMessages prometheus.Counter
 	refusedConns prometheus.Counter
 	readPauses   prometheus.Counter
+	stepsRunning prometheus.Gauge
 
 	mu     sync.Mutex // guards counts and bytes
 	counts schemas.Stats
@@ -57,9 +58,11 @@ func NewMetrics() *Metrics {
 		Help: "WebSocket upgrades and HTTP RPC requests refused with 503 at --max-connections."})
 	m.readPauses = prometheus.NewCounter(prometheus.CounterOpts{Name: "sqlgym_websocket_read_pauses_total",
 		Help: "Times a WebSocket's reading paused because it held --max-conn-bytes (backpressure)."})
+	m.stepsRunning = prometheus.NewGauge(prometheus.GaugeOpts{Name: "sqlgym_steps_running",
+		Help: "Episode steps running now (their turn in the episode's queue has come and they have not yet returned)."})
 	for _, c := range []prometheus.Collector{m.startedTotal, m.endedTotal, m.liveEpisodes, m.steps,
 		m.records, m.recordErrors, m.connections, m.rpcErrors, m.recentBytes,
-		m.stalledConns, m.slowMessages, m.refusedConns, m.readPauses} {
+		m.stalledConns, m.slowMessages, m.refusedConns, m.readPauses, m.stepsRunning} {
 		f(c)
 	}
 	m.counts.Ended = map[string]int64{}

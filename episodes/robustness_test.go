@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
 
 	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -26,31 +28,41 @@ func (r *rawConn) sendStep(id int, ep, sql string) {
 	}
 }
 
-// throttledDrop sets up the case where a frame waits for a slot (one in
-// flight per socket) while its client goes away, and returns the episode
-// of that frame.
-func throttledDrop(t *testing.T, h *harness, c interface {
-	Reset(context.Context, schemas.ResetParams) (*schemas.ResetResult, error)
-}) string {
+// throttled is the server of throttledDrop: one frame in flight per
+// socket, and pings often enough that a socket whose client went away
+// fails a write at once; a live client slowed by a loaded machine still
+// has long to answer them.
+func throttled(c *episodes.ServerConfig) {
+	c.MaxInFlight = 1
+	c.PingInterval = 50 * time.Millisecond
+	c.PongWait = 10 * time.Second
+}
+
+// throttledDrop sets up the case where a frame is sent while its
+// socket's one slot (MaxInFlight 1) is taken by a step that runs for the
+// query timeout, and its client goes away before that step ends. It
+// returns the episode of that frame.
+func throttledDrop(t *testing.T, h *harness, c *client.Client) string {
 	t.Helper()
-	slow, _ := c.Reset(context.Background(), schemas.ResetParams{TaskID: "t/count"})
-	victim, _ := c.Reset(context.Background(), schemas.ResetParams{TaskID: "t/count"})
+	slow := reset(t, c, schemas.ResetParams{TaskID: "t/count"})
+	victim := reset(t, c, schemas.ResetParams{TaskID: "t/count"})
+	running := metric(t, h.mgr.Metrics().Registry, "sqlgym_steps_running")
 	rc := h.raw()
 	rc.sendStep(1, slow.EpisodeID, neverEnds)
-	time.Sleep(50 * time.Millisecond)
-	rc.sendStep(2, victim.EpisodeID, "SELECT 1") // waits for the slot
-	time.Sleep(50 * time.Millisecond)
-	rc.ws.UnderlyingConn().Close()
+	// Once the slow step runs, its frame holds the socket's only slot
+	// until it ends, so the next frame waits for the slot.
+	waitMetric(t, h.mgr.Metrics().Registry, "sqlgym_steps_running", func(v float64) bool { return v > running })
+	rc.sendStep(2, victim.EpisodeID, "SELECT 1")
+	if err := rc.ws.UnderlyingConn().Close(); err != nil {
+		t.Fatal(err)
+	}
 	return victim.EpisodeID
 }
 
 // TestDroppedSocketNeverWedgesAnEpisode: a frame read just before its
 // client went away still runs, and the episode goes on from another socket.
 func TestDroppedSocketNeverWedgesAnEpisode(t *testing.T) {
-	h := newHarness(t, options{server: func(c *episodes.ServerConfig) {
-		c.MaxInFlight = 1
-		c.PingInterval = 50 * time.Millisecond
-	}})
+	h := newHarness(t, options{server: throttled})
 	victim := throttledDrop(t, h, h.dial())
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -62,17 +74,16 @@ func TestDroppedSocketNeverWedgesAnEpisode(t *testing.T) {
 // TestShutdownRecordsEveryEpisode: Manager.Shutdown ends and records every
 // live episode, whatever state the others are in.
 func TestShutdownRecordsEveryEpisode(t *testing.T) {
-	h := newHarness(t, options{server: func(c *episodes.ServerConfig) {
-		c.MaxInFlight = 1
-		c.PingInterval = 50 * time.Millisecond
-	}})
+	h := newHarness(t, options{server: throttled})
 	c := h.dial()
 	var others []string
 	for i := 0; i < 20; i++ {
 		others = append(others, reset(t, c, schemas.ResetParams{TaskID: "t/count"}).EpisodeID)
 	}
 	throttledDrop(t, h, c)
-	time.Sleep(1500 * time.Millisecond)
+	// The dropped socket's connection ends once its frames have run or
+	// been dropped: only c's is left.
+	waitMetric(t, h.mgr.Metrics().Registry, "sqlgym_websocket_connections", func(v float64) bool { return v == 1 })
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	h.mgr.Shutdown(ctx)
@@ -134,59 +145,180 @@ func TestCloseRunsBeforeAStepSentAfterIt(t *testing.T) {
 	rc := h.raw()
 	for i := 0; i < 20; i++ {
 		ep := reset(t, c, schemas.ResetParams{TaskID: "t/count"})
-		rc.ws.WriteMessage(websocket.TextMessage, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"episode.close","params":{"episode_id":%q}}`, ep.EpisodeID)))
-		rc.ws.WriteMessage(websocket.TextMessage, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"episode.step","params":{"episode_id":%q,"action":{"tool":"submit","arguments":{"sql":"SELECT count(*) FROM items"}}}}`, ep.EpisodeID)))
+		for _, f := range []string{
+			fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"episode.close","params":{"episode_id":%q}}`, ep.EpisodeID),
+			fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"episode.step","params":{"episode_id":%q,"action":{"tool":"submit","arguments":{"sql":"SELECT count(*) FROM items"}}}}`, ep.EpisodeID),
+		} {
+			if err := rc.ws.WriteMessage(websocket.TextMessage, []byte(f)); err != nil {
+				t.Fatal(err)
+			}
+		}
 		for k := 0; k < 2; k++ {
-			rc.ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+			if err := rc.ws.SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
+				t.Fatal(err)
+			}
 			if _, b, err := rc.ws.ReadMessage(); err != nil {
 				t.Fatal(err)
 			} else if strings.Contains(string(b), `"id":2,"result"`) {
 				t.Fatalf("a submit sent after episode.close ran: %s", b)
 			}
 		}
-		if g, _ := h.mgr.Get(ep.EpisodeID); g == nil || g.Outcome != schemas.OutcomeNoSubmit {
-			t.Fatalf("episode recorded as %v, want no_submit", outcomeOrNil(g))
+		if g, err := h.mgr.Get(ep.EpisodeID); err != nil || g.Outcome != schemas.OutcomeNoSubmit {
+			t.Fatalf("episode recorded as %v, %v; want no_submit", outcomeOrNil(g), err)
 		}
 	}
 }
 
+// fakeClock is the manager's clock in tests that move time by hand.
+type fakeClock struct{ ns atomic.Int64 }
+
+func newFakeClock() *fakeClock {
+	c := &fakeClock{}
+	c.ns.Store(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano())
+	return c
+}
+
+func (c *fakeClock) now() time.Time          { return time.Unix(0, c.ns.Load()) }
+func (c *fakeClock) advance(d time.Duration) { c.ns.Add(int64(d)) }
+
 // TestIdleClockStartsWhenAStepEnds: a long step does not eat into the
-// idle time that follows it.
+// idle time that follows it. The manager's clock is moved by hand, and
+// Expire sweeps at chosen moments.
 func TestIdleClockStartsWhenAStepEnds(t *testing.T) {
-	h := newHarness(t, options{run: true, cfg: func(c *episodes.Config) { c.IdleTimeout = 1500 * time.Millisecond }})
+	const idle = time.Minute
+	clock := newFakeClock()
+	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.IdleTimeout, c.Now = idle, clock.now }})
 	c := h.dial()
 	ep := reset(t, c, schemas.ResetParams{TaskID: "t/count"})
-	step(t, c, ep.EpisodeID, execSQL(neverEnds)) // about 1 s
-	time.Sleep(700 * time.Millisecond)
-	if g, err := h.mgr.Get(ep.EpisodeID); err != nil || g.Outcome != "" {
-		t.Fatalf("episode ended 0.7 s after its step, with a 1.5 s idle timeout: %v, %v", outcomeOrNil(g), err)
+	ctx := context.Background()
+	stepped := make(chan error, 1)
+	go func() { _, err := c.Step(ctx, ep.EpisodeID, execSQL(neverEnds)); stepped <- err }()
+	waitMetric(t, h.mgr.Metrics().Registry, "sqlgym_steps_running", func(v float64) bool { return v == 1 })
+	clock.advance(2 * idle) // the step takes twice the idle timeout
+	h.mgr.Expire(ctx)
+	live(t, h, ep.EpisodeID, "while its step runs")
+	select {
+	case err := <-stepped:
+		if err != nil {
+			t.Fatalf("long step: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no reply to the long step")
+	}
+	h.mgr.Expire(ctx)
+	live(t, h, ep.EpisodeID, "as its step ended, twice the idle timeout after it began")
+	clock.advance(idle - time.Nanosecond)
+	h.mgr.Expire(ctx)
+	live(t, h, ep.EpisodeID, "just short of the idle timeout after its step ended")
+	clock.advance(2 * time.Nanosecond)
+	h.mgr.Expire(ctx)
+	if g, err := h.mgr.Get(ep.EpisodeID); err != nil || g.Outcome != schemas.OutcomeAbandoned {
+		t.Fatalf("episode idle past the timeout after its step ended: %v, %v; want abandoned", outcomeOrNil(g), err)
+	}
+}
+
+// live fails the test unless the episode is still live.
+func live(t *testing.T, h *harness, id, when string) {
+	t.Helper()
+	if g, err := h.mgr.Get(id); err != nil || g.Outcome != "" {
+		t.Fatalf("episode ended %s: %v, %v; want live", when, outcomeOrNil(g), err)
+	}
+}
+
+// chattyPeer is a WebSocket client that keeps sending requests and never
+// answers the server's close frame. It stops only when a write fails or
+// when stop is closed.
+type chattyPeer struct {
+	ws         *websocket.Conn
+	chatting   chan struct{} // closed when the first reply arrives
+	replied    chan struct{} // one per reply received, before the close frame
+	closeFrame chan struct{} // closed when the server's close frame arrives (or reading fails)
+	done       chan struct{} // closed when the peer has stopped sending
+	afterClose atomic.Int64  // requests written after the close frame arrived
+	err        error         // why it stopped: the failed write, or nil when told to; read after done
+}
+
+// startChattyPeer dials the server and starts sending: one request per
+// reply until the close frame, then requests back to back, ignoring it.
+func startChattyPeer(t *testing.T, h *harness, stop <-chan struct{}) *chattyPeer {
+	p := &chattyPeer{ws: h.raw().ws, chatting: make(chan struct{}), replied: make(chan struct{}, 1),
+		closeFrame: make(chan struct{}), done: make(chan struct{})}
+	p.ws.SetCloseHandler(func(int, string) error { return nil }) // no close frame back
+	go p.read()
+	go p.write(stop)
+	t.Cleanup(func() { <-p.done })
+	return p
+}
+
+// read takes replies until the server's close frame (or a failed read).
+func (p *chattyPeer) read() {
+	defer close(p.closeFrame)
+	for n := 0; ; n++ {
+		if _, _, err := p.ws.ReadMessage(); err != nil {
+			return
+		}
+		if n == 0 {
+			close(p.chatting)
+		}
+		select {
+		case p.replied <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (p *chattyPeer) write(stop <-chan struct{}) {
+	defer close(p.done)
+	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"server.info"}`)
+	closed := false
+	for {
+		if err := p.ws.WriteMessage(websocket.TextMessage, req); err != nil {
+			p.err = err
+			return
+		}
+		if closed {
+			p.afterClose.Add(1)
+		}
+		select {
+		case <-stop:
+			return
+		case <-p.replied:
+		case <-p.closeFrame:
+			closed = true
+		}
 	}
 }
 
 // TestServerCloseIsBoundedWithAChattyPeer: a peer that ignores the close
-// frame and keeps sending cannot hold Server.Close past CloseWait.
+// frame and keeps sending cannot hold Server.Close: Close ends the
+// connection itself (after CloseWait) while the peer is still sending,
+// and the peer's sending stops only because the server closed its socket.
 func TestServerCloseIsBoundedWithAChattyPeer(t *testing.T) {
 	h := newHarness(t, options{server: func(c *episodes.ServerConfig) { c.CloseWait = 200 * time.Millisecond }})
-	rc := h.raw()
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(50 * time.Millisecond):
-			}
-			if rc.ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":1,"method":"server.info"}`)) != nil {
-				return
-			}
-		}
-	}()
-	time.Sleep(200 * time.Millisecond)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
+	stop := make(chan struct{})
+	stopped := context.AfterFunc(ctx, func() { close(stop) }) // only if Close waits for the peer
+	p := startChattyPeer(t, h, stop)
+	select {
+	case <-p.chatting:
+	case <-p.done:
+		t.Fatalf("the peer stopped before Close: %v", p.err)
+	case <-ctx.Done():
+		t.Fatal("no reply to the chatty peer")
+	}
 	if err := h.srv.Close(ctx); err != nil {
 		t.Fatalf("Server.Close waited for a peer that never closed: %v", err)
+	}
+	if n := metric(t, h.mgr.Metrics().Registry, "sqlgym_websocket_connections"); n != 0 {
+		t.Errorf("%v connections open after Server.Close; want 0", n)
+	}
+	<-p.done
+	if !stopped() || p.err == nil {
+		t.Fatal("the peer was told to stop: Server.Close did not end its connection")
+	}
+	if p.afterClose.Load() == 0 {
+		t.Error("the peer sent nothing after the close frame: nothing showed it was ignored")
 	}
 }
 
@@ -208,7 +340,10 @@ func TestFailedBeginCountsNothing(t *testing.T) {
 			t.Fatalf("reset with a closed log: %v, want -32603", err)
 		}
 	}
-	info, _ := c.Info(context.Background())
+	info, err := c.Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	if s := info.Stats; s.LiveEpisodes != 0 || s.Started != 0 || s.WriteErrors != 3 {
 		t.Errorf("stats = %+v; want nothing live or started, 3 write errors", s)
 	}
