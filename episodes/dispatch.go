@@ -140,8 +140,15 @@ func validID(id json.RawMessage) bool {
 	return false
 }
 
+// batchParallel bounds the calls of one batch that run at once: with the
+// reply budget checked as each call starts, a batch cannot make the
+// server compute much more than the budget before the calls past it are
+// refused.
+const batchParallel = 4
+
 // Run runs the job's calls and returns the reply frame, or nil when no
-// reply is due (notifications only). The frame never exceeds the
+// reply is due (notifications only). The calls of a batch start in order,
+// at most batchParallel at a time. The frame never exceeds the
 // dispatcher's MaxReplyBytes: calls past the budget get an error instead.
 func (j *Job) Run(ctx context.Context) []byte {
 	budget, ok := newReplyBudget(j.d.limits.MaxReplyBytes, j.reserve())
@@ -155,8 +162,13 @@ func (j *Job) Run(ctx context.Context) []byte {
 	}
 	replies := make([][]byte, len(j.calls))
 	var wg sync.WaitGroup
+	running := make(chan struct{}, batchParallel)
 	for i := range j.calls {
-		wg.Go(func() { replies[i] = j.d.run(ctx, &j.calls[i], budget) })
+		running <- struct{}{} // in order, so a step never waits for one of its episode's that has not started
+		wg.Go(func() {
+			defer func() { <-running }()
+			replies[i] = j.d.run(ctx, &j.calls[i], budget)
+		})
 	}
 	wg.Wait()
 	var out [][]byte

@@ -188,15 +188,17 @@ func TestUnfinishedMessageIsCutAtItsDeadline(t *testing.T) {
 }
 
 // TestUnfinishedMessagesShareABoundedBudget: the bytes of messages being
-// received, over every socket, stay within --max-reading-bytes; an honest
-// request waits for room and is answered once the unfinished ones are cut.
+// received, over every socket, stay within --max-reading-bytes. A small
+// request is answered at once, while the unfinished messages still hold
+// the budget; a large one waits for room and is answered once they are
+// cut.
 func TestUnfinishedMessagesShareABoundedBudget(t *testing.T) {
 	const budget = 1 << 20
 	h := newHarness(t, options{server: func(c *episodes.ServerConfig) {
 		c.MaxFrameBytes = 256 << 10
 		c.MaxReadingBytes = budget
-		c.PingInterval = 50 * time.Millisecond
-		c.PongWait = time.Second
+		c.PingInterval = 100 * time.Millisecond
+		c.PongWait = 5 * time.Second
 	}})
 	reg := h.mgr.Metrics().Registry
 	for range 8 {
@@ -219,11 +221,16 @@ func TestUnfinishedMessagesShareABoundedBudget(t *testing.T) {
 	honest := h.dial()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, err := honest.Info(ctx)
+	ep, smallErr := honest.Reset(ctx, schemas.ResetParams{TaskID: "t/count"})
+	cutBefore := metric(t, reg, "sqlgym_websocket_slow_message_closes_total")
+	if smallErr != nil || cutBefore != 0 {
+		t.Fatalf("a small request among unfinished messages: %v, answered after %v of them were cut; want at once", smallErr, cutBefore)
+	}
+	_, largeErr := honest.Step(ctx, ep.EpisodeID, execSQL("SELECT '"+strings.Repeat("p", 120<<10)+"'"))
 	close(stop)
 	wg.Wait()
-	if err != nil {
-		t.Fatalf("an honest request while unfinished messages hold the budget: %v", err)
+	if largeErr != nil {
+		t.Fatalf("a 120 KB request while unfinished messages hold the budget: %v", largeErr)
 	}
 	if peak > budget {
 		t.Fatalf("%v bytes of messages being received, past --max-reading-bytes %d", peak, budget)

@@ -95,11 +95,10 @@ func (c *wsConn) readLoop(jobs *sync.WaitGroup) {
 		}
 		job := c.s.cfg.Dispatcher.Prepare(frame)
 		c.s.reading.release(held) // the frame is parsed; what the job keeps is counted below
-		n := len(frame)
-		c.q.hold(n)
+		counted := c.q.hold(len(frame))
 		jobs.Go(func() {
 			defer func() { <-slots }()
-			c.q.done(n, job.Run(c.s.base))
+			c.q.done(counted, job.Run(c.s.base))
 		})
 	}
 }

@@ -5,10 +5,17 @@ import (
 	"time"
 )
 
+// frameReserve is what a frame being run counts for at least, until its
+// reply is known: the room its reply will likely take. It bounds the
+// frames one connection runs at once to max/frameReserve, so that a
+// client cannot start thousands of calls with large replies before the
+// first reply is counted.
+const frameReserve = 64 << 10
+
 // connBytes accounts for what one connection holds: the bytes of the
-// frames it is running and of the replies it has not yet written. Its
-// reader stops reading while they reach max (backpressure), and its
-// writer takes replies from it in order.
+// frames it is running (each at least frameReserve) and of the replies it
+// has not yet written. Its reader stops reading while they reach max
+// (backpressure), and its writer takes replies from it in order.
 type connBytes struct {
 	max int64
 
@@ -42,17 +49,20 @@ func (q *connBytes) hasRoom() bool {
 	return q.held < q.max || q.closed
 }
 
-// hold counts a frame that is about to run.
-func (q *connBytes) hold(n int) {
+// hold counts a frame of n bytes that is about to run, and returns what
+// it counts for, to give to done.
+func (q *connBytes) hold(n int) int64 {
+	c := max(int64(n), frameReserve)
 	q.mu.Lock()
-	q.held += int64(n)
+	q.held += c
 	q.mu.Unlock()
+	return c
 }
 
-// done ends a frame of n bytes, queueing its reply (nil for none).
-func (q *connBytes) done(n int, reply []byte) {
+// done ends a frame that counted for c, queueing its reply (nil for none).
+func (q *connBytes) done(c int64, reply []byte) {
 	q.mu.Lock()
-	q.held -= int64(n)
+	q.held -= c
 	if reply != nil && !q.closed {
 		q.held += int64(len(reply))
 		q.queued += int64(len(reply))

@@ -32,8 +32,15 @@ func newReadBudget(max int64) *readBudget {
 // inUse returns the bytes taken now.
 func (b *readBudget) inUse() int64 { return b.held.Load() }
 
-// firstPiece is the room a message takes before its first byte.
-const firstPiece = 1 << 10
+// firstPiece is the buffer a message starts with; freeBytes is how much
+// of any message is read without taking room from the budget, so that
+// the small messages of honest clients never wait behind large
+// unfinished ones. The memory this leaves outside the budget is bounded
+// by freeBytes per connection.
+const (
+	firstPiece = 1 << 10
+	freeBytes  = 16 << 10
+)
 
 // read reads r to its end within limit bytes (the caller's reader
 // enforces limit; read never grows past limit+1), taking room for what it
@@ -47,16 +54,16 @@ func (b *readBudget) read(ctx context.Context, r io.Reader, limit int64, maxWait
 	var held int64
 	for {
 		if len(buf) == cap(buf) {
-			grow := min(max(int64(cap(buf)), firstPiece), limit+1-int64(cap(buf)), b.max-held)
-			if grow <= 0 {
-				grow = 1
+			grow := max(min(max(int64(cap(buf)), firstPiece), limit+1-int64(cap(buf))), 1)
+			take := max(int64(cap(buf))+grow-freeBytes, 0) - held
+			if take > 0 {
+				if err := b.acquire(ctx, take, maxWait, onWait); err != nil {
+					b.release(held)
+					return nil, 0, err
+				}
+				held += take
+				b.held.Add(take)
 			}
-			if err := b.acquire(ctx, grow, maxWait, onWait); err != nil {
-				b.release(held)
-				return nil, 0, err
-			}
-			held += grow
-			b.held.Add(grow)
 			nb := make([]byte, len(buf), int64(cap(buf))+grow)
 			copy(nb, buf)
 			buf = nb
