@@ -118,7 +118,7 @@ func (h *harness) dial() *client.Client {
 }
 
 // reset starts an episode of the task and fails the test on error.
-func reset(t *testing.T, c *client.Client, p schemas.ResetParams) *schemas.ResetResult {
+func reset(t testing.TB, c *client.Client, p schemas.ResetParams) *schemas.ResetResult {
 	t.Helper()
 	r, err := c.Reset(context.Background(), p)
 	if err != nil {

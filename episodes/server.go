@@ -107,7 +107,10 @@ func NewServer(ctx context.Context, cfg ServerConfig) *Server {
 	s.base, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	cfg.Metrics.countReading(s.reading.inUse)
 	s.upgrader = websocket.Upgrader{
-		ReadBufferSize: 16 << 10, WriteBufferSize: 16 << 10,
+		// Reads reuse the HTTP server's 4 KiB buffer; a write buffer is
+		// taken from the pool only while a reply is being written, so an
+		// idle socket holds none.
+		WriteBufferSize: writeChunk, WriteBufferPool: &sync.Pool{},
 		CheckOrigin: func(*http.Request) bool { return true }, // not a browser API; the token guards it
 	}
 	return s

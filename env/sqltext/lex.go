@@ -35,7 +35,7 @@ type Token struct {
 // Tokens splits sql into tokens. Concatenating their Text gives sql back.
 // An unterminated string, identifier or comment runs to the end of sql.
 func Tokens(sql string) []Token {
-	var out []Token
+	out := make([]Token, 0, len(sql)/3+1) // SQL runs about three bytes a token: one allocation, not one per doubling
 	for i := 0; i < len(sql); {
 		k, n := next(sql[i:])
 		out = append(out, Token{Kind: k, Text: sql[i : i+n]})
