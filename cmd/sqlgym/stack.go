@@ -37,6 +37,7 @@ type stackFlags struct {
 	dbCheck          dbCheckFlags
 	dbConns          int
 	dbRunning        int
+	durability       durabilityFlags
 }
 
 func (s *stackFlags) register(fs *flag.FlagSet) {
@@ -52,6 +53,7 @@ func (s *stackFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&s.observationBytes, "observation-bytes", 8192, "largest observation text shown to the model")
 	s.dbCheck.register(fs)
 	s.registerDBPool(fs)
+	s.durability.register(fs)
 }
 
 // registerDBPool registers the bounds of the databases' connections.
@@ -90,6 +92,9 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error)
 	if err := s.check(); err != nil {
 		return nil, err
 	}
+	if err := s.durability.check(); err != nil {
+		return nil, err
+	}
 	st := &stack{spec: schemas.DefaultRewardSpec()}
 	var err error
 	if s.rewardFile != "" {
@@ -109,7 +114,7 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error)
 		st.catalog.Close()
 		return nil, err
 	}
-	if st.recorder, err = openTrajectoryWriter(ctx, s.trajectories, s.dataDir, log); err != nil {
+	if st.recorder, err = openTrajectoryWriter(ctx, s.trajectories, s.dataDir, s.durability, log); err != nil {
 		st.catalog.Close()
 		return nil, err
 	}

@@ -10,16 +10,17 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 )
 
-// openTrajectoryWriter opens where the server records episodes: the
-// PostgreSQL store for a postgres:// URL, else the log under dataDir.
-func openTrajectoryWriter(ctx context.Context, trajectories, dataDir string, log *zap.Logger) (trajlog.Writer, error) {
+// openTrajectoryWriter opens where the server records episodes, with the
+// durability d: the PostgreSQL store for a postgres:// URL, else the log
+// under dataDir.
+func openTrajectoryWriter(ctx context.Context, trajectories, dataDir string, d durabilityFlags, log *zap.Logger) (trajlog.Writer, error) {
 	if isPostgresURL(trajectories) {
-		return openPostgresWriter(ctx, trajectories)
+		return openPostgresWriter(ctx, trajectories, d)
 	}
 	if trajectories != "" {
 		return nil, usageError{fmt.Sprintf("--trajectories must be a postgres:// URL or empty (the log under --data-dir), got %q", trajectories)}
 	}
-	return openFileWriter(dataDir, log)
+	return openFileWriter(dataDir, d, log)
 }
 
 func isPostgresURL(s string) bool {

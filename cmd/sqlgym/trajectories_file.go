@@ -11,14 +11,16 @@ import (
 // openFileWriter opens the durable trajectory log under dataDir for
 // writing; what recovery found after a crash is logged, and every sealed
 // segment is verified in the background, with a warning for each damaged
-// one, while the server serves.
-func openFileWriter(dataDir string, log *zap.Logger) (trajlog.Writer, error) {
-	l, err := trajlog.Open(trajlog.LogDir(dataDir), trajlog.Options{Logger: log, Verify: true})
+// one, while the server serves. d says when the log is fsynced.
+func openFileWriter(dataDir string, d durabilityFlags, log *zap.Logger) (trajlog.Writer, error) {
+	l, err := trajlog.Open(trajlog.LogDir(dataDir), trajlog.Options{Logger: log, Verify: true,
+		Durability: d.mode, SyncInterval: d.syncInterval})
 	if err != nil {
 		return nil, fmt.Errorf("--data-dir: %w", err)
 	}
 	r := l.Recovery()
 	log.Info("trajectory log open", zap.String("dir", l.Dir()), zap.Int("segments", r.Segments),
-		zap.Int("incomplete_episodes", r.Live), zap.Int64("torn_bytes", r.TornBytes))
+		zap.Int("incomplete_episodes", r.Live), zap.Int64("torn_bytes", r.TornBytes),
+		zap.Stringer("durability", d.mode))
 	return l, nil
 }

@@ -10,9 +10,11 @@ import (
 
 // openPostgresWriter opens the PostgreSQL trajectory store at url,
 // creating its tables (and the schema a search_path parameter names) if
-// missing.
-func openPostgresWriter(ctx context.Context, url string) (trajlog.Writer, error) {
-	s, err := pgstore.Open(ctx, url)
+// missing. The durability sets its synchronous_commit (on for episode,
+// off otherwise); PostgreSQL's own WAL writer, not --sync-interval,
+// bounds what an asynchronous commit may lose.
+func openPostgresWriter(ctx context.Context, url string, d durabilityFlags) (trajlog.Writer, error) {
+	s, err := pgstore.OpenConfig(ctx, pgstore.Config{URL: url, Durability: d.mode})
 	if err != nil {
 		return nil, fmt.Errorf("--trajectories: %w", err)
 	}

@@ -33,10 +33,11 @@ func (l *Log) Step(_ context.Context, episodeID string, s *schemas.StepRecord) e
 }
 
 // End records how the episode ended and returns once the line (and so
-// every earlier line of the episode) is fsynced, or, with NoSync, with the
-// operating system. The end line leaves the steps out when every one of
-// them was logged, and carries them all when some were not (a failed
-// Step), so that the record on disk is whole either way.
+// every earlier line of the episode) is fsynced under DurabilityEpisode,
+// or once it is with the operating system under DurabilityInterval,
+// DurabilityNone or NoSync. The end line leaves the steps out when every
+// one of them was logged, and carries them all when some were not (a
+// failed Step), so that the record on disk is whole either way.
 func (l *Log) End(ctx context.Context, t *schemas.Trajectory) error {
 	e := *t
 	if l.loggedSteps(t.EpisodeID) == len(t.Steps) {
@@ -49,7 +50,7 @@ func (l *Log) End(ctx context.Context, t *schemas.Trajectory) error {
 		return err
 	}
 	seq, err := l.append(line, func(s *summary) { s.end(t.EpisodeID, t.Outcome, t.StartedAt, t.Task.Dataset) })
-	if err != nil || l.opts.NoSync {
+	if err != nil || !l.opts.endWaits() {
 		return err
 	}
 	return l.waitSynced(ctx, seq)
@@ -119,7 +120,7 @@ func (l *Log) writeLocked(line []byte) (int64, error) {
 // rotateLocked seals the full segment and starts the next one, which
 // carries the live episodes in its summary.
 func (l *Log) rotateLocked() error {
-	sync := !l.opts.NoSync
+	sync := l.opts.syncs()
 	if err := l.seg.seal(l.dir, sync); err != nil {
 		return err
 	}

@@ -8,15 +8,27 @@ import (
 	"time"
 )
 
-// flushLoop is the one goroutine that fsyncs the log. Each End that needs
-// its line on disk kicks it; one fsync then covers every line written so
-// far, so End calls that arrive while an fsync runs share the next one.
+// flushLoop is the one goroutine that fsyncs the log; Close stops it.
+// Under DurabilityEpisode each End that needs its line on disk kicks it;
+// one fsync then covers every line written so far, so End calls that
+// arrive while an fsync runs share the next one. Under
+// DurabilityInterval it fsyncs every SyncInterval, when anything was
+// written since the last fsync.
 func (l *Log) flushLoop() {
 	defer close(l.flushDone)
+	var tick <-chan time.Time
+	if l.opts.Durability == DurabilityInterval {
+		t := time.NewTicker(l.opts.SyncInterval)
+		defer t.Stop()
+		tick = t.C
+	}
 	for {
 		select {
 		case <-l.stop:
 			return
+		case <-tick:
+			l.commit()
+			continue
 		case <-l.kick:
 		}
 		if d := l.opts.CommitDelay; d > 0 {

@@ -27,9 +27,17 @@ type Options struct {
 	// fsyncs (0: at once; the End calls that arrive while an fsync runs
 	// share the next one either way).
 	CommitDelay time.Duration
-	// NoSync never fsyncs: End returns once its line is with the operating
-	// system, which survives the process being killed but not the machine
-	// losing power. For benchmarks and throwaway runs.
+	// Durability is what End waits for: DurabilityEpisode (the zero
+	// value) its line's fsync, DurabilityInterval and DurabilityNone only
+	// its write(2).
+	Durability Durability
+	// SyncInterval is how often DurabilityInterval fsyncs the log
+	// (DefaultSyncInterval); the other modes ignore it.
+	SyncInterval time.Duration
+	// NoSync turns off every fsync, whatever Durability says: of lines,
+	// of sealed segments and indexes, of the directory, at Close. A
+	// machine losing power may take any part of the log with it. For
+	// tests and throwaway runs; the server never sets it.
 	NoSync bool
 	// ReadOnly opens the log only to read it, beside a server that may be
 	// writing it: no recovery, no lock, and every write fails.
@@ -53,7 +61,21 @@ func (o *Options) setDefaults() {
 	if o.Logger == nil {
 		o.Logger = zap.NewNop()
 	}
+	if o.SyncInterval <= 0 {
+		o.SyncInterval = DefaultSyncInterval
+	}
 }
+
+// syncs reports whether the log fsyncs at all: sealed segments, indexes,
+// the directory and Close.
+func (o *Options) syncs() bool { return !o.NoSync }
+
+// endWaits reports whether End waits for its line's fsync.
+func (o *Options) endWaits() bool { return o.syncs() && o.Durability == DurabilityEpisode }
+
+// flushes reports whether the log has a flusher goroutine: one that
+// fsyncs for End (episode) or on a ticker (interval).
+func (o *Options) flushes() bool { return o.syncs() && o.Durability != DurabilityNone }
 
 // Damage is a line that could not be used: torn by a crash, or corrupt.
 type Damage struct {
@@ -108,6 +130,9 @@ type Stats struct {
 // segment beginning with an open event.
 func Open(dir string, opts Options) (*Log, error) {
 	opts.setDefaults()
+	if opts.Durability < DurabilityEpisode || opts.Durability > DurabilityNone {
+		return nil, fmt.Errorf("open trajectory log: unknown %v", opts.Durability)
+	}
 	l := &Log{dir: dir, opts: opts, live: map[string]*liveEntry{}, syncedCh: make(chan struct{}),
 		kick: make(chan struct{}, 1), stop: make(chan struct{}), flushDone: make(chan struct{}), verifyDone: make(chan struct{})}
 	if opts.ReadOnly || !opts.Verify {
@@ -131,7 +156,11 @@ func Open(dir string, opts Options) (*Log, error) {
 		return nil, fmt.Errorf("open trajectory log: %w", err)
 	}
 	sealed := l.seg.n - 1 // every segment before this session's
-	go l.flushLoop()
+	if opts.flushes() {
+		go l.flushLoop()
+	} else {
+		close(l.flushDone)
+	}
 	if opts.Verify {
 		go l.verifySealed(sealed)
 	}
@@ -144,7 +173,7 @@ func (l *Log) start() error {
 	if err != nil {
 		return err
 	}
-	if l.seg, err = createSegment(l.dir, last+1, l.live, !l.opts.NoSync); err != nil {
+	if l.seg, err = createSegment(l.dir, last+1, l.live, l.opts.syncs()); err != nil {
 		return err
 	}
 	now := time.Now().UTC()
@@ -184,8 +213,8 @@ func (l *Log) BytesWritten() int64 { return l.bytes.Load() }
 // Dir is the directory the log lives in.
 func (l *Log) Dir() string { return l.dir }
 
-// Close waits for the commits in flight, seals the segment being written
-// (fsync and index) and releases the directory. Writes after Close fail
+// Close waits for the commits in flight, stops the flusher, seals the
+// segment being written (fsync and index) and releases the directory. Writes after Close fail
 // with ErrClosed.
 func (l *Log) Close() error {
 	l.mu.Lock()
@@ -199,9 +228,12 @@ func (l *Log) Close() error {
 	<-l.flushDone
 	<-l.verifyDone
 	l.mu.Lock()
-	err := l.seg.seal(l.dir, !l.opts.NoSync)
+	err := l.seg.seal(l.dir, l.opts.syncs())
 	written := l.written
 	l.mu.Unlock()
+	if l.opts.syncs() {
+		l.fsyncs.Add(1)
+	}
 	l.markSynced(written, err)
 	if cerr := l.lockFile.Close(); err == nil {
 		err = cerr

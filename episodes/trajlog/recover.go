@@ -90,7 +90,7 @@ func (l *Log) reindex(n int, live map[string]*liveEntry, last bool) (*index, err
 	if last {
 		x.Lines -= int64(len(damaged)) - kept // the lines cut off
 	}
-	return x, writeIndex(l.dir, x, !l.opts.NoSync)
+	return x, writeIndex(l.dir, x, l.opts.syncs())
 }
 
 // cut truncates a segment to its last good line.
@@ -100,7 +100,7 @@ func (l *Log) cut(path string, size int64) error {
 		return fmt.Errorf("recover: %w", err)
 	}
 	err = f.Truncate(size)
-	if err == nil && !l.opts.NoSync {
+	if err == nil && l.opts.syncs() {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {

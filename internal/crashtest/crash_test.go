@@ -29,7 +29,12 @@ const (
 var delays = []time.Duration{150 * time.Millisecond, 500 * time.Millisecond, 1100 * time.Millisecond, 2 * time.Second}
 
 func TestKill9KeepsEveryAnsweredEpisode(t *testing.T) {
-	bin := binserver.Build(t)
+	killRounds(t, binserver.Build(t))
+}
+
+// killRounds runs the rounds against bin serving with args, restarts it
+// once more and checks the log against what the clients were told.
+func killRounds(t *testing.T, bin string, args ...string) {
 	dataDir := t.TempDir()
 	logDir := trajlog.LogDir(dataDir)
 	seed := rand.Uint64()
@@ -37,7 +42,7 @@ func TestKill9KeepsEveryAnsweredEpisode(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 0))
 	book := newLedger()
 	for round, base := range delays {
-		srv := startServer(t, bin, dataDir)
+		srv := startServer(t, bin, dataDir, args...)
 		delay := base + time.Duration(rng.Int64N(int64(base/2)))
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		driven := make(chan error, 1)
@@ -55,7 +60,7 @@ func TestKill9KeepsEveryAnsweredEpisode(t *testing.T) {
 			checkTornTailIsSkipped(t, logDir, seg)
 		}
 	}
-	srv := startServer(t, bin, dataDir)
+	srv := startServer(t, bin, dataDir, args...)
 	if !strings.Contains(srv.Stderr.String(), "trajectory log recovered") {
 		t.Errorf("restart after kill -9 logged no recovery:\n%s", srv.Stderr)
 	}

@@ -9,11 +9,12 @@ import (
 	"github.com/sqlgym/sqlgym/internal/binserver"
 )
 
-// startServer runs sqlgym serve on a free port over dataDir.
-func startServer(t *testing.T, bin, dataDir string) *binserver.Process {
+// startServer runs sqlgym serve on a free port over dataDir, with args
+// besides the crash test's own.
+func startServer(t *testing.T, bin, dataDir string, args ...string) *binserver.Process {
 	t.Helper()
-	return binserver.Start(t, bin, "--data-dir", dataDir,
-		"--log-format", "json", "--log-level", "warn", "--max-episodes", "2000")
+	return binserver.Start(t, bin, append([]string{"--data-dir", dataDir,
+		"--log-format", "json", "--log-level", "warn", "--max-episodes", "2000"}, args...)...)
 }
 
 // tearLastSegment appends half a line to the newest segment, as a crash

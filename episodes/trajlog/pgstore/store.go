@@ -7,7 +7,8 @@
 // one goroutine writes whatever is queued in a single transaction (a
 // pgx.Batch sent in one round trip); End waits until its episode's rows
 // are committed. A failed write fails the episode: the next Step or its End
-// returns the error, so nothing is dropped silently.
+// returns the error, so nothing is dropped silently. Whether a commit
+// waits for PostgreSQL's WAL flush follows Config.Durability.
 //
 // PostgreSQL cannot store the NUL character in text or jsonb: a record
 // holding one is refused with ErrNUL before it reaches the server.
@@ -51,6 +52,14 @@ type Config struct {
 	FlushTimeout time.Duration
 	// PageSize is how many episodes the reader fetches at a time (256).
 	PageSize int
+	// Durability sets the connections' synchronous_commit: on for
+	// DurabilityEpisode (the zero value), so that an End that returned is
+	// in PostgreSQL's fsynced WAL; off for DurabilityInterval and
+	// DurabilityNone, so that a commit returns before its WAL is flushed
+	// (PostgreSQL's WAL writer flushes it within three times
+	// wal_writer_delay). End waits for the commit in every mode. It
+	// overrides a synchronous_commit parameter in URL.
+	Durability trajlog.Durability
 }
 
 func (c *Config) setDefaults() {
@@ -105,6 +114,11 @@ func OpenConfig(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.Schema != "" {
 		pcfg.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{cfg.Schema}.Sanitize()
 	}
+	sc, err := synchronousCommit(cfg.Durability)
+	if err != nil {
+		return nil, err
+	}
+	pcfg.ConnConfig.RuntimeParams["synchronous_commit"] = sc
 	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: connect: %w", err)
@@ -137,6 +151,17 @@ func (s *Store) Close() error {
 	s.cancel()
 	s.pool.Close()
 	return nil
+}
+
+// synchronousCommit is the synchronous_commit setting of a durability.
+func synchronousCommit(d trajlog.Durability) (string, error) {
+	switch d {
+	case trajlog.DurabilityEpisode:
+		return "on", nil
+	case trajlog.DurabilityInterval, trajlog.DurabilityNone:
+		return "off", nil
+	}
+	return "", fmt.Errorf("pgstore: unknown %v", d)
 }
 
 // firstSchema is the first schema of a search_path value as PostgreSQL

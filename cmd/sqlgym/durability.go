@@ -1,0 +1,30 @@
+package main
+
+import (
+	"flag"
+	"time"
+
+	"github.com/sqlgym/sqlgym/episodes/trajlog"
+)
+
+// durabilityFlags say what an acknowledged episode end guarantees, for
+// the trajectory log and the PostgreSQL store alike
+// (docs/trajectories.md#durability).
+type durabilityFlags struct {
+	mode         trajlog.Durability
+	syncInterval time.Duration
+}
+
+func (d *durabilityFlags) register(fs *flag.FlagSet) {
+	fs.TextVar(&d.mode, "durability", trajlog.DurabilityEpisode,
+		"what an acknowledged episode end guarantees, `MODE`: episode (fsynced before the reply), interval (fsynced within --sync-interval; survives a crash of the server, not of the machine) or none (fsynced when a segment is sealed and at shutdown)")
+	fs.DurationVar(&d.syncInterval, "sync-interval", trajlog.DefaultSyncInterval,
+		"with --durability interval: how often the trajectory log is fsynced")
+}
+
+func (d *durabilityFlags) check() error {
+	if d.syncInterval <= 0 {
+		return usageError{"--sync-interval must be positive"}
+	}
+	return nil
+}
