@@ -31,7 +31,8 @@ func (r *Runner) Inspect(ctx context.Context, db env.DB, a *InspectSchemaArgs) (
 	text, ran := r.schema.load(ctx, cacheKey{db, kindTable, key}, func() (string, bool) {
 		var t *env.Table
 		t, res, err = r.inspectTable(ctx, db, name)
-		// Kept under the name SQLite matched, folded as its NOCASE folds.
+		// Shared only when SQLite matched the table under this very key
+		// (its NOCASE folds ASCII letters only, as foldASCII does).
 		return res.Content, t != nil && foldASCII(t.Name) == key && !strings.ContainsRune(t.Name, 0)
 	})
 	if !ran {
@@ -91,9 +92,9 @@ func (r *Runner) withTableNames(ctx context.Context, db env.DB, content string) 
 }
 
 // tableNames are the tables' names as the model writes them, joined by
-// commas, and cut to the budget: withTableNames clips whatever comes
-// after them in the first budget bytes, so a longer list would show
-// nothing more, only take room in the cache.
+// commas, cut to the budget's length: withTableNames clips the error and
+// the list together to the budget, so names past that many bytes never
+// show, and keeping them would only take room in the cache.
 func (r *Runner) tableNames(tables []env.Table, dialect string) string {
 	var b strings.Builder
 	for i, t := range tables {
