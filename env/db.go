@@ -23,6 +23,18 @@ type DB interface {
 	Close() error
 }
 
+// Immutable is implemented by a DB whose tables, schema and rows cannot
+// change while it is open, such as a SQLite file opened immutable. What is
+// read of such a database (the text inspect_schema shows, for one) may be
+// kept and served again for as long as it is open. A DB that does not
+// implement Immutable, or reports false, is read afresh on every call.
+// Implementations are pointer types: callers key caches by the DB value.
+type Immutable interface {
+	// Immutable reports whether the database's content is fixed while it
+	// is open.
+	Immutable() bool
+}
+
 // Limits bound one statement's work.
 type Limits struct {
 	Timeout        time.Duration // wall time of the statement, reading included

@@ -15,38 +15,115 @@ import (
 // An unknown table is Result.Error no_such_table, and the observation
 // lists the tables there are. Any error that is not a *env.QueryError is
 // the server's and is returned.
+//
+// Of a database that is env.Immutable, the text of each success is kept
+// (up to SchemaCacheBytes per database) and shown again to every later
+// call, byte for byte what reading the catalog again would show; a burst
+// of first calls reads the catalog once. Failures are never kept.
 func (r *Runner) Inspect(ctx context.Context, db env.DB, a *InspectSchemaArgs) (Result, error) {
 	name := strings.TrimSpace(a.Table)
 	if name == "" {
-		tables, err := db.Tables(ctx)
-		if err != nil {
-			return r.failure("inspect schema", err)
-		}
-		return Result{Content: r.renderTables(tables, db.Dialect())}, nil
+		return r.inspectAll(ctx, db)
 	}
+	key := foldASCII(name)
+	var res Result
+	var err error
+	text, ran := r.schema.load(ctx, cacheKey{db, kindTable, key}, func() (string, bool) {
+		var t *env.Table
+		t, res, err = r.inspectTable(ctx, db, name)
+		// Shared only when SQLite matched the table under this very key
+		// (its NOCASE folds ASCII letters only, as foldASCII does).
+		return res.Content, t != nil && foldASCII(t.Name) == key && !strings.ContainsRune(t.Name, 0)
+	})
+	if !ran {
+		return Result{Content: text}, nil
+	}
+	return res, err
+}
+
+// inspectAll lists every table; the list's success also keeps the table
+// names an unknown table's error shows.
+func (r *Runner) inspectAll(ctx context.Context, db env.DB) (Result, error) {
+	var res Result
+	var err error
+	text, ran := r.schema.load(ctx, cacheKey{db: db, kind: kindList}, func() (string, bool) {
+		var tables []env.Table
+		if tables, err = db.Tables(ctx); err != nil {
+			res, err = r.failure("inspect schema", err)
+			return res.Content, false
+		}
+		res = Result{Content: r.renderTables(tables, db.Dialect())}
+		r.schema.keep(cacheKey{db: db, kind: kindNames}, r.tableNames(tables, db.Dialect()))
+		return res.Content, true
+	})
+	if !ran {
+		return Result{Content: text}, nil
+	}
+	return res, err
+}
+
+// inspectTable describes one table, uncached; t is nil on failure.
+func (r *Runner) inspectTable(ctx context.Context, db env.DB, name string) (*env.Table, Result, error) {
 	t, err := db.Describe(ctx, name, r.cfg.SampleRows)
 	if err != nil {
 		res, ferr := r.failure("inspect table", err)
 		if ferr == nil && errors.Is(err, env.ErrNoSuchTable) {
 			res.Content = r.withTableNames(ctx, db, res.Content)
 		}
-		return res, ferr
+		return nil, res, ferr
 	}
-	return Result{Content: r.renderTable(t, db.Dialect())}, nil
+	return t, Result{Content: r.renderTable(t, db.Dialect())}, nil
 }
 
 // withTableNames adds the list of tables to an error's content, when the
 // database can list them.
 func (r *Runner) withTableNames(ctx context.Context, db env.DB, content string) string {
-	tables, err := db.Tables(ctx)
-	if err != nil || len(tables) == 0 {
+	names, _ := r.schema.load(ctx, cacheKey{db: db, kind: kindNames}, func() (string, bool) {
+		tables, err := db.Tables(ctx)
+		if err != nil {
+			return "", false
+		}
+		return r.tableNames(tables, db.Dialect()), true
+	})
+	if names == "" {
 		return content
 	}
-	names := make([]string, len(tables))
+	return clip(content+"\nThe tables are: "+names, r.budget())
+}
+
+// tableNames are the tables' names as the model writes them, joined by
+// commas, cut to the budget's length: withTableNames clips the error and
+// the list together to the budget, so names past that many bytes never
+// show, and keeping them would only take room in the cache.
+func (r *Runner) tableNames(tables []env.Table, dialect string) string {
+	var b strings.Builder
 	for i, t := range tables {
-		names[i] = quoteIdent(t.Name, db.Dialect())
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quoteIdent(t.Name, dialect))
+		if b.Len() > r.budget() {
+			break
+		}
 	}
-	return clip(content+"\nThe tables are: "+strings.Join(names, ", "), r.budget())
+	return b.String()[:min(b.Len(), r.budget())]
+}
+
+// foldASCII lower-cases the ASCII letters of s, as SQLite's NOCASE
+// collation compares names; other bytes are left as they are.
+func foldASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; c >= 'A' && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
 }
 
 // renderTables lists tables as "name(col TYPE, ...)", one per line, within

@@ -18,6 +18,9 @@ type Config struct {
 	CellChars        int           // longest cell shown, in characters (default 200)
 	SampleRows       int           // rows inspect_schema shows of a table (default 3)
 	QueryTimeout     time.Duration // wall time of one statement (default 5s)
+	// SchemaCacheBytes bounds the inspect_schema text kept per immutable
+	// database (default DefaultSchemaCacheBytes); negative keeps none.
+	SchemaCacheBytes int
 }
 
 // Defaults of Config.
@@ -49,18 +52,25 @@ func (c Config) withDefaults() Config {
 	if c.QueryTimeout <= 0 {
 		c.QueryTimeout = DefaultQueryTimeout
 	}
+	if c.SchemaCacheBytes == 0 {
+		c.SchemaCacheBytes = DefaultSchemaCacheBytes
+	}
 	return c
 }
 
 // Runner runs the model's tools against a database and renders what they
-// return. It holds only its configuration and is safe for concurrent use.
+// return. It holds its configuration and the inspect_schema text of the
+// immutable databases it was handed (see Inspect), and is safe for
+// concurrent use.
 type Runner struct {
-	cfg Config // read-only after NewRunner
+	cfg    Config       // read-only after NewRunner
+	schema *schemaCache // shared by every caller
 }
 
 // NewRunner returns a Runner with cfg's zero values set to the defaults.
 func NewRunner(cfg Config) *Runner {
-	return &Runner{cfg: cfg.withDefaults()}
+	cfg = cfg.withDefaults()
+	return &Runner{cfg: cfg, schema: newSchemaCache(cfg.SchemaCacheBytes)}
 }
 
 // Config returns the runner's configuration, defaults applied.

@@ -24,6 +24,7 @@ type benchFlags struct {
 	cfg      bench.Config
 	out      string
 	logLevel string
+	profile  profileFlags
 }
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -35,11 +36,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		f.cfg.Progress = stderr
 	}
 	var rep *bench.Report
-	if f.cfg.URL != "" {
-		rep, err = bench.Run(ctx, f.cfg)
-	} else {
-		rep, err = benchInProcess(ctx, f, stderr)
-	}
+	err = withProfile(&f.profile, func() (err error) {
+		if f.cfg.URL != "" {
+			rep, err = bench.Run(ctx, f.cfg)
+		} else {
+			rep, err = benchInProcess(ctx, f, stderr)
+		}
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -65,6 +69,7 @@ func parseBenchFlags(args []string, stderr io.Writer) (*benchFlags, error) {
 	fs.Int64Var(&c.Seed, "seed", 0, "task seed of the first episode; episode i draws with seed+i")
 	fs.StringVar(&f.out, "out", "", "also write the report as JSON to this file")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "in-process server: log level (to stderr): debug, info, warn or error")
+	f.profile.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
@@ -147,11 +152,11 @@ func serveLoopback(ctx context.Context, s *stackFlags, opts serverOpts, log *zap
 	up := make(chan ready, 1)
 	done := make(chan error, 1)
 	listen := func() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
-	go func() {
+	go serverLabels(sctx, func(sctx context.Context) {
 		done <- runServer(sctx, s, opts, log, listen, func(st *stack, ln net.Listener) {
 			up <- ready{"ws://" + ln.Addr().String() + "/v1/ws", st}
 		})
-	}()
+	})
 	select {
 	case err := <-done:
 		return err

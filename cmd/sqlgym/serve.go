@@ -22,6 +22,7 @@ type serveFlags struct {
 	insecure  bool
 	logFormat string
 	logLevel  string
+	profile   profileFlags
 }
 
 // serverOpts are the settings of an episode server beyond its stack.
@@ -48,6 +49,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	f.server.bounds.register(fs)
 	fs.StringVar(&f.logFormat, "log-format", "console", "log format: json or console")
 	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	f.profile.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -62,7 +64,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkExposure(f.addr, f.server.token, f.insecure, log); err != nil {
 		return err
 	}
-	return serve(ctx, &f, log, stdout)
+	return withProfile(&f.profile, func() error { return serve(ctx, &f, log, stdout) })
 }
 
 func (o *serverOpts) check() error {

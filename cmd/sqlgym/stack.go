@@ -38,6 +38,7 @@ type stackFlags struct {
 	dbConns          int
 	dbRunning        int
 	durability       durabilityFlags
+	schemaCacheBytes int
 }
 
 func (s *stackFlags) register(fs *flag.FlagSet) {
@@ -51,6 +52,8 @@ func (s *stackFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&s.goldTimeout, "gold-timeout", 30*time.Second, "time limit of a gold query, timed apart from the submission")
 	fs.IntVar(&s.rowLimit, "row-limit", 50, "rows of a result shown to the model")
 	fs.IntVar(&s.observationBytes, "observation-bytes", 8192, "largest observation text shown to the model")
+	fs.IntVar(&s.schemaCacheBytes, "schema-cache-bytes", tools.DefaultSchemaCacheBytes,
+		"bytes of inspect_schema text kept per database, read once and shown again (0: keep none, read the catalog on every call)")
 	s.dbCheck.register(fs)
 	s.registerDBPool(fs)
 	s.durability.register(fs)
@@ -74,6 +77,8 @@ func (s *stackFlags) check() error {
 		return usageError{"--row-limit must be >= 1 and --observation-bytes >= 256"}
 	case s.dbConns < 1 || s.dbRunning < 1:
 		return usageError{"--db-conns and --db-running must be at least 1"}
+	case s.schemaCacheBytes < 0:
+		return usageError{"--schema-cache-bytes must not be negative (0 keeps none)"}
 	}
 	return nil
 }
@@ -125,8 +130,13 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error)
 // databases' catalog, the tools' runner and the submissions' judge.
 func (s *stackFlags) engines() (*env.Catalog, *tools.Runner, *judge.Judge) {
 	eng := sqlite.New(sqlite.Config{MaxConns: s.dbConns, MaxRunning: s.dbRunning, DefaultTimeout: s.queryTimeout})
+	cacheBytes := s.schemaCacheBytes
+	if cacheBytes == 0 {
+		cacheBytes = -1 // the runner's "keep none"; its zero is the default
+	}
 	return env.NewCatalog(eng),
-		tools.NewRunner(tools.Config{RowLimit: s.rowLimit, ObservationBytes: s.observationBytes, QueryTimeout: s.queryTimeout}),
+		tools.NewRunner(tools.Config{RowLimit: s.rowLimit, ObservationBytes: s.observationBytes, QueryTimeout: s.queryTimeout,
+			SchemaCacheBytes: cacheBytes}),
 		judge.New(judge.Config{PredTimeout: s.submitTimeout, GoldTimeout: s.goldTimeout})
 }
 

@@ -20,7 +20,15 @@ type db struct {
 	pools *pools // the engine's, shared with its other databases
 }
 
-var _ env.DB = (*db)(nil)
+var (
+	_ env.DB        = (*db)(nil)
+	_ env.Immutable = (*db)(nil)
+)
+
+// Immutable reports true: the file is opened immutable and refused when a
+// write-ahead log beside it holds changes, so what is read of it stays
+// true for as long as it is open.
+func (d *db) Immutable() bool { return true }
 
 // Dialect returns "sqlite".
 func (d *db) Dialect() string { return "sqlite" }
