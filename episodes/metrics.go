@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -35,7 +36,10 @@ type Metrics struct {
 	bytes  func() int64 // the trajectory store's bytes written; nil when it does not count them
 }
 
-// NewMetrics registers sqlgym's metrics on a new registry.
+// NewMetrics registers sqlgym's metrics on a new registry, with
+// Prometheus' process collector (process_cpu_seconds_total,
+// process_resident_memory_bytes, ...) and Go collector (go_*), which
+// sqlgym bench reads for the server's CPU per step and memory.
 func NewMetrics() *Metrics {
 	m := &Metrics{Registry: prometheus.NewRegistry()}
 	f := func(c prometheus.Collector) { m.Registry.MustRegister(c) }
@@ -62,7 +66,8 @@ func NewMetrics() *Metrics {
 		Help: "Episode steps running now (their turn in the episode's queue has come and they have not yet returned)."})
 	for _, c := range []prometheus.Collector{m.startedTotal, m.endedTotal, m.liveEpisodes, m.steps,
 		m.records, m.recordErrors, m.connections, m.rpcErrors, m.recentBytes,
-		m.stalledConns, m.slowMessages, m.refusedConns, m.readPauses, m.stepsRunning} {
+		m.stalledConns, m.slowMessages, m.refusedConns, m.readPauses, m.stepsRunning,
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector()} {
 		f(c)
 	}
 	m.counts.Ended = map[string]int64{}
