@@ -56,7 +56,7 @@ func (nopCloser) Close() error { return nil }
 type filterFlags struct {
 	dataset, task, outcome string
 	minReward, maxReward   optFloat
-	tags                   listFlag
+	tags, excludeTags      listFlag
 	since, until           string
 	incomplete             bool
 }
@@ -68,6 +68,8 @@ func (f *filterFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.minReward, "min-reward", "only episodes with total_reward >= `X`")
 	fs.Var(&f.maxReward, "max-reward", "only episodes with total_reward <= `X`")
 	fs.Var(&f.tags, "tag", "only episodes whose tag KEY has this value, `KEY=VALUE` (repeatable; strings unquoted, others as JSON)")
+	fs.Var(&f.excludeTags, "exclude-tag", "leave out episodes whose tag KEY has this value, `KEY=VALUE`, compared as for --tag (repeatable; "+
+		"--exclude-tag bench=true leaves out sqlgym bench's episodes)")
 	fs.StringVar(&f.since, "since", "", "only episodes started at or after this `time` (RFC 3339, or a date 2006-01-02)")
 	fs.StringVar(&f.until, "until", "", "only episodes started before this `time` (RFC 3339, or a date)")
 	fs.BoolVar(&f.incomplete, "incomplete", false, "also episodes whose end was never recorded (the server was killed)")
@@ -85,16 +87,32 @@ func (f *filterFlags) filter() (trajlog.Filter, error) {
 		return flt, err
 	}
 	for _, kv := range f.tags.values {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return flt, usageError{fmt.Sprintf("--tag %q: want KEY=VALUE", kv)}
+		k, v, err := parseTag("--tag", kv)
+		if err != nil {
+			return flt, err
 		}
 		if flt.Tags == nil {
 			flt.Tags = map[string]string{}
 		}
 		flt.Tags[k] = v
 	}
+	for _, kv := range f.excludeTags.values {
+		k, v, err := parseTag("--exclude-tag", kv)
+		if err != nil {
+			return flt, err
+		}
+		flt.ExcludeTags = append(flt.ExcludeTags, trajlog.Tag{Key: k, Value: v})
+	}
 	return flt, nil
+}
+
+// parseTag splits a KEY=VALUE flag value.
+func parseTag(flagName, kv string) (key, value string, err error) {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok || k == "" {
+		return "", "", usageError{fmt.Sprintf("%s %q: want KEY=VALUE", flagName, kv)}
+	}
+	return k, v, nil
 }
 
 func parseTime(flagName, s string) (time.Time, error) {

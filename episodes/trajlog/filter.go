@@ -22,19 +22,25 @@ func (f *Filter) Match(r *Record) bool {
 	return f.matchTags(t.Tags)
 }
 
-// matchTags compares each wanted tag with the episode's tag value as text:
-// a JSON string unquoted, anything else as its JSON.
+// matchTags compares each wanted tag, and each excluded one, with the
+// episode's tag value as text: a JSON string unquoted, anything else as
+// its JSON.
 func (f *Filter) matchTags(raw json.RawMessage) bool {
-	if len(f.Tags) == 0 {
+	if len(f.Tags) == 0 && len(f.ExcludeTags) == 0 {
 		return true
 	}
 	var tags map[string]json.RawMessage
-	if json.Unmarshal(raw, &tags) != nil {
-		return false
+	if json.Unmarshal(raw, &tags) != nil && len(f.Tags) > 0 {
+		return false // no tags: an exclusion alone keeps the episode
 	}
 	for k, want := range f.Tags {
 		v, ok := tags[k]
 		if !ok || tagText(v) != want {
+			return false
+		}
+	}
+	for _, x := range f.ExcludeTags {
+		if v, ok := tags[x.Key]; ok && tagText(v) == x.Value {
 			return false
 		}
 	}

@@ -32,6 +32,12 @@ func TestFilterMatch(t *testing.T) {
 		{"number tag", Filter{Tags: map[string]string{"group": "7"}}, true},
 		{"wrong tag", Filter{Tags: map[string]string{"group": "8"}}, false},
 		{"missing tag", Filter{Tags: map[string]string{"seed": "1"}}, false},
+		{"exclude string tag", Filter{ExcludeTags: []Tag{{"policy", "step-120"}}}, false},
+		{"exclude other value", Filter{ExcludeTags: []Tag{{"policy", "step-121"}}}, true},
+		{"exclude number tag as JSON", Filter{ExcludeTags: []Tag{{"group", "7"}}}, false},
+		{"exclude missing key", Filter{ExcludeTags: []Tag{{"bench", "true"}}}, true},
+		{"exclude any of several", Filter{ExcludeTags: []Tag{{"bench", "true"}, {"group", "7"}}}, false},
+		{"wanted and excluded", Filter{Tags: map[string]string{"group": "7"}, ExcludeTags: []Tag{{"policy", "step-120"}}}, false},
 		{"since", Filter{Since: t0}, true},
 		{"until excludes", Filter{Until: t0}, false},
 	}
@@ -43,5 +49,38 @@ func TestFilterMatch(t *testing.T) {
 	r.Complete = false
 	if (&Filter{}).Match(r) || !(&Filter{Incomplete: true}).Match(r) {
 		t.Error("incomplete episodes must pass only with Incomplete")
+	}
+}
+
+// TestFilterExcludeTagValues pins how an excluded tag's value compares
+// with each kind of JSON value: strings unquoted, the rest as their JSON
+// text as recorded; and that an episode without tags is kept.
+func TestFilterExcludeTagValues(t *testing.T) {
+	tests := []struct {
+		tags  string
+		value string
+		kept  bool
+	}{
+		{`{"bench":true}`, "true", false},
+		{`{"bench":"true"}`, "true", false},
+		{`{"bench":false}`, "true", true},
+		{`{"bench":"True"}`, "true", true},
+		{`{"bench":1}`, "1", false},
+		{`{"bench":1.0}`, "1", true}, // the JSON text, not the number
+		{`{"bench":null}`, "null", false},
+		{`{"bench":"sqlgym bench"}`, "sqlgym bench", false},
+		{`{"bench":"a\u0020b"}`, "a b", false},
+		{`{"bench":[1,2]}`, "[1,2]", false},
+		{`{"bench":{"a":1}}`, `{"a":1}`, false},
+		{`{"other":true}`, "true", true},
+		{``, "true", true},
+		{`null`, "true", true},
+	}
+	for _, tt := range tests {
+		r := &Record{Complete: true, Trajectory: schemas.Trajectory{Tags: json.RawMessage(tt.tags)}}
+		f := Filter{ExcludeTags: []Tag{{"bench", tt.value}}}
+		if got := f.Match(r); got != tt.kept {
+			t.Errorf("tags %s, --exclude-tag bench=%s: kept %v, want %v", tt.tags, tt.value, got, tt.kept)
+		}
 	}
 }

@@ -47,7 +47,7 @@ type pending struct {
 }
 
 func newRebuilder(f *Filter, fn func(*Record) error, report func(Damage)) *rebuilder {
-	pre := Filter{Dataset: f.Dataset, TaskID: f.TaskID, Tags: f.Tags, Since: f.Since, Until: f.Until}
+	pre := Filter{Dataset: f.Dataset, TaskID: f.TaskID, Tags: f.Tags, ExcludeTags: f.ExcludeTags, Since: f.Since, Until: f.Until}
 	return &rebuilder{f: f, pre: pre, fn: fn, report: report, keep: true, live: map[string]*pending{},
 		orphans: map[string]bool{}}
 }

@@ -55,4 +55,15 @@ type Filter struct {
 	Since      time.Time         // started_at >= Since
 	Until      time.Time         // started_at < Until
 	Incomplete bool              // also episodes whose end was never recorded
+
+	// ExcludeTags leaves out every episode that has any of these tags,
+	// compared as Tags are: a JSON string unquoted, any other value as
+	// its JSON text as recorded (so Value "true" matches the JSON true and
+	// the string "true"). An episode without the key is kept.
+	ExcludeTags []Tag
+}
+
+// Tag is one tag of an episode: its key, and its value as text.
+type Tag struct {
+	Key, Value string
 }
