@@ -33,7 +33,8 @@ var allowed = map[string][]string{
 	"episodes/export": {mod + "episodes/trajlog", mod + "schemas", mod + "tools"},
 	"internal/repl": {mod + "episodes/client", mod + "episodes/trajlog", mod + "env/sqltext", mod + "schemas",
 		"github.com/peterh/liner", "github.com/mattn/go-runewidth", "golang.org/x/term"},
-	"internal/bench": {mod + "episodes/client", mod + "schemas"},
+	"internal/bench":    {mod + "episodes/client", mod + "schemas"},
+	"internal/baseline": {mod + "env"},
 }
 
 func TestImportRules(t *testing.T) {
