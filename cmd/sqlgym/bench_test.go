@@ -88,9 +88,16 @@ func TestBenchUsage(t *testing.T) {
 	}{
 		{[]string{"--sockets", "0"}, "--sockets"},
 		{[]string{"--duration", "-1s"}, "--duration"},
-		{[]string{"--script", "golf"}, "--script must be one of mixed, submit, explore"},
+		{[]string{"--script", "golf"}, "--script must be one of mixed, submit, explore, gold"},
 		{[]string{"--url", "ws://10.0.0.1:8765/v1/ws"}, "loopback"},
 		{[]string{"--url", "ws://127.0.0.1:8765/v1/ws", "--dataset", "a", "--dataset", "b"}, "at most one --dataset"},
+		{[]string{"--script", "gold", "--gold-repeats", "0"}, "--gold-repeats must be between 1 and 63"},
+		{[]string{"--rate", "-5"}, "--rate must not be negative"},
+		{[]string{"--baseline"}, "--baseline runs the gold script's statements: give --script gold"},
+		{[]string{"--baseline", "--script", "gold", "--baseline-duration", "0s"}, "--baseline-duration must be positive"},
+		{[]string{"--url", "ws://127.0.0.1:8765/v1/ws", "--script", "gold"}, "need --dataset [NAME=]FORMAT:PATH"},
+		{[]string{"--url", "ws://127.0.0.1:8765/v1/ws", "--script", "gold", "--dataset", "spider-dev"}, "with --url, --script gold and --baseline need the spec"},
+		{[]string{"--url", "ws://127.0.0.1:8765/v1/ws", "--dataset", "csv:x"}, "unknown format"},
 	}
 	for _, tt := range tests {
 		var stderr strings.Builder

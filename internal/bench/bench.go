@@ -1,8 +1,11 @@
 // Package bench is the load generator behind sqlgym bench. It drives many
 // scripted episodes at once over a few WebSockets to an episode server on
-// this machine, as an RL trainer's workers do, and reports what the server
-// sustained: episodes and steps per second, per-method latency, errors by
-// code and outcomes. It talks to the server through episodes/client only.
+// this machine, as an RL trainer's workers do, closed loop or paced at a
+// fixed rate, and reports what the server sustained: episodes and steps
+// per second, per-method latency, errors by code and outcomes, the
+// server's CPU per step and memory (read from its /metrics), and the
+// ratio of its SQL steps per second to a baseline the caller measures.
+// It talks to the server through episodes/client (and /metrics) only.
 package bench
 
 import (
@@ -12,6 +15,8 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,10 +29,44 @@ const (
 	ScriptMixed   = "mixed"   // inspect_schema, execute_sql, then submit as a text action
 	ScriptSubmit  = "submit"  // submit a fixed query at once
 	ScriptExplore = "explore" // inspect everything and one table, two queries, then submit
+	ScriptGold    = "gold"    // execute_sql of the task's gold GoldRepeats times, then submit it
 )
 
 // Scripts lists the scripts, in the order help shows them.
-func Scripts() []string { return []string{ScriptMixed, ScriptSubmit, ScriptExplore} }
+func Scripts() []string { return []string{ScriptMixed, ScriptSubmit, ScriptExplore, ScriptGold} }
+
+// TagKey and TagValue mark every episode the bench plays: its reset's
+// tags hold "bench": true, beside "source": "sqlgym bench" and the
+// script's name, so that replay, rescore and export leave bench traffic
+// out of a training run's data with --exclude-tag bench=true.
+const (
+	TagKey   = "bench"
+	TagValue = "true"
+)
+
+// DefaultGoldRepeats is how many times the gold script runs the gold
+// before submitting it.
+const DefaultGoldRepeats = 4
+
+// Task is one task of the dataset the episodes draw from, as the caller
+// loaded it: gold SQL never crosses the wire, so the gold script takes its
+// golds from here. Run checks the ids, in order, against the server's
+// tasks.list.
+type Task struct {
+	ID      string
+	GoldSQL string
+}
+
+// Baseline is what running the episodes' statements in process, through
+// the engine alone, measured: the rate the report compares the server's
+// SQL steps with.
+type Baseline struct {
+	Statements int64   `json:"statements"` // statements run to the end
+	Errors     int64   `json:"errors"`     // statements that failed (not counted above)
+	Workers    int     `json:"workers"`    // goroutines running them
+	Elapsed    float64 `json:"elapsed_s"`
+	PerS       float64 `json:"statements_per_s"`
+}
 
 // ErrNotLoopback is returned for a server URL whose host is not this
 // machine: the benchmark measures a server, not a network.
@@ -48,6 +87,26 @@ type Config struct {
 	Progress          io.Writer     // when set, gets a progress line (ending in \r) every ProgressEvery
 	ProgressEvery     time.Duration // (1s)
 	InProcess         bool          // the server runs in this process, so the CPU time reported is its too
+
+	// GoldRepeats is how many execute_sql steps of the gold the gold
+	// script takes before it submits the gold (DefaultGoldRepeats).
+	GoldRepeats int
+	// Tasks are the tasks of Dataset, in the server's order, with their
+	// golds: needed by the gold script, checked against tasks.list.
+	Tasks []Task
+	// Rate, when above 0, paces episode.step calls at this many per second
+	// over all episodes, open loop: each step has a scheduled send time,
+	// is sent when it comes (when its episode is free to step), and its
+	// latency is timed from it. 0 sends each step when its episode's last
+	// reply came (closed loop).
+	Rate float64
+	// Baseline, when set, runs right before the episodes (after the
+	// sockets are open and the tasks checked); the report divides the
+	// server's SQL steps per second by its rate.
+	Baseline func(ctx context.Context) (*Baseline, error)
+	// MetricsEvery is how often the server's /metrics is read during the
+	// run, for its peak memory (500ms).
+	MetricsEvery time.Duration
 }
 
 func (c *Config) setDefaults() {
@@ -70,15 +129,32 @@ func (c *Config) setDefaults() {
 	if c.ProgressEvery <= 0 {
 		c.ProgressEvery = time.Second
 	}
+	if c.GoldRepeats <= 0 {
+		c.GoldRepeats = DefaultGoldRepeats
+	}
+	if c.MetricsEvery <= 0 {
+		c.MetricsEvery = 500 * time.Millisecond
+	}
 }
 
 func (c *Config) check() error {
-	for _, s := range Scripts() {
-		if c.Script == s {
-			return CheckURL(c.URL)
+	if !slices.Contains(Scripts(), c.Script) {
+		return fmt.Errorf("bench: unknown script %q (want one of %s)", c.Script, strings.Join(Scripts(), ", "))
+	}
+	if c.Rate < 0 {
+		return fmt.Errorf("bench: rate %v: want a positive number of steps/s, or 0 for none", c.Rate)
+	}
+	if c.Script == ScriptGold {
+		if len(c.Tasks) == 0 {
+			return errors.New("bench: the gold script needs the dataset's tasks with their golds")
+		}
+		for _, t := range c.Tasks {
+			if t.GoldSQL == "" {
+				return fmt.Errorf("bench: the gold script needs a gold query for every task; %s has none", t.ID)
+			}
 		}
 	}
-	return fmt.Errorf("bench: unknown script %q (want mixed, submit or explore)", c.Script)
+	return CheckURL(c.URL)
 }
 
 // CheckURL reports whether raw is a ws:// or wss:// URL on a loopback
@@ -101,8 +177,10 @@ func CheckURL(raw string) error {
 
 // Run drives episodes against the server at cfg.URL until a bound is
 // reached (or ctx ends), waits for the episodes in flight, and reports.
-// Failed calls are counted in the report, not returned: the error is for
-// a run that could not start (a bad config, a socket that would not open).
+// Before the episodes it checks cfg.Tasks against the server's and runs
+// cfg.Baseline. Failed calls are counted in the report, not returned: the
+// error is for a run that could not start (a bad config, a socket that
+// would not open, tasks that are not the server's, a failed baseline).
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	cfg.setDefaults()
 	if err := cfg.check(); err != nil {
@@ -119,6 +197,29 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bench: server.info: %w", err)
 	}
+	if err := checkTasks(ctx, clients[0], &cfg, before); err != nil {
+		return nil, err
+	}
+	var base *Baseline
+	if cfg.Baseline != nil {
+		if base, err = cfg.Baseline(ctx); err != nil {
+			return nil, fmt.Errorf("bench: baseline: %w", err)
+		}
+	}
+	rep := drive(ctx, cfg, clients)
+	rep.setBaseline(base)
+	ictx, cancel = context.WithTimeout(context.WithoutCancel(ctx), cfg.CallTimeout)
+	defer cancel()
+	if after, err := clients[0].Info(ictx); err == nil {
+		rep.Server = serverDelta(&before.Stats, &after.Stats)
+	}
+	return rep, nil
+}
+
+// drive plays the episodes on every socket, paced when cfg.Rate is set,
+// while the server's /metrics is sampled, and reports.
+func drive(ctx context.Context, cfg Config, clients []*client.Client) *Report {
+	sampler := startSampler(ctx, cfg)
 	r := newRun(cfg)
 	cpu0 := processCPU()
 	stopProgress := r.startProgress()
@@ -132,12 +233,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	elapsed := time.Since(r.start)
 	stopProgress()
 	rep := r.report(elapsed, processCPU().sub(cpu0))
-	ictx, cancel = context.WithTimeout(context.WithoutCancel(ctx), cfg.CallTimeout)
-	defer cancel()
-	if after, err := clients[0].Info(ictx); err == nil {
-		rep.Server = serverDelta(&before.Stats, &after.Stats)
-	}
-	return rep, nil
+	rep.Process = sampler.stop(ctx, rep.Steps)
+	return rep
 }
 
 // dialAll opens cfg.Sockets sockets, or none.

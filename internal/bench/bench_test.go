@@ -196,6 +196,7 @@ func TestConfigErrors(t *testing.T) {
 		{Config{URL: "ws://example.com/v1/ws"}, "loopback"},
 		{Config{URL: "http://127.0.0.1:8765/v1/ws"}, "want ws://"},
 		{Config{URL: "ws://127.0.0.1:8765/v1/ws", Script: "golf"}, "unknown script"},
+		{Config{URL: "ws://127.0.0.1:8765/v1/ws", Rate: -1}, "rate -1"},
 	}
 	for _, tt := range tests {
 		_, err := Run(context.Background(), tt.cfg)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -17,25 +18,29 @@ const fixedQuery = "SELECT 1"
 
 // player plays one episode's script on one socket.
 type player struct {
-	run *run
-	c   *client.Client
-	id  string // episode id
-	n   int64  // the episode's number in the run
+	run  *run
+	c    *client.Client
+	id   string // episode id
+	task string // its task id
+	n    int64  // the episode's number in the run
 }
 
 // episode resets episode n, plays the script and counts how it ended.
 // It returns errStop when the worker should stop.
 func (r *run) episode(ctx context.Context, c *client.Client, n int64) error {
 	seed := r.cfg.Seed + n
-	tags, _ := json.Marshal(map[string]string{"source": "sqlgym bench", "script": r.cfg.Script})
-	p := schemas.ResetParams{Dataset: r.cfg.Dataset, Seed: &seed, ActionFormat: "hermes", Tags: tags}
+	p := schemas.ResetParams{Dataset: r.cfg.Dataset, Seed: &seed, ActionFormat: "hermes", Tags: r.tags}
+	if r.cfg.Script == ScriptGold {
+		turns := r.cfg.GoldRepeats + 1 // whatever the server's default budget
+		p.MaxTurns = &turns
+	}
 	var res schemas.ResetResult
-	if err := r.call(ctx, c, keyReset, schemas.MethodReset, p, &res); err != nil {
+	if err := r.call(ctx, c, keyReset, schemas.MethodReset, p, &res, time.Time{}); err != nil {
 		r.resetsFailed.Add(1)
 		return r.afterError(ctx, err)
 	}
 	r.started.Add(1)
-	pl := &player{run: r, c: c, id: res.EpisodeID, n: n}
+	pl := &player{run: r, c: c, id: res.EpisodeID, task: res.Task.TaskID, n: n}
 	ended, err := pl.play(ctx)
 	if err == nil && !ended {
 		ended, err = pl.close(ctx)
@@ -52,8 +57,17 @@ func (r *run) episode(ctx context.Context, c *client.Client, n int64) error {
 // play runs the script until it submits or the episode ends; ended says
 // whether the server ended it.
 func (p *player) play(ctx context.Context) (ended bool, err error) {
-	if p.run.cfg.Script == ScriptSubmit {
+	switch p.run.cfg.Script {
+	case ScriptSubmit:
 		return p.step(ctx, client.ToolCall("submit", map[string]any{"sql": fixedQuery}))
+	case ScriptGold:
+		gold, ok := p.run.golds[p.task]
+		if !ok {
+			p.run.errCount.Add(1)
+			p.run.count(p.run.errs, "no_gold")
+			return false, fmt.Errorf("%w: the server drew task %s, which the tasks given lack", errNoGold, p.task)
+		}
+		return p.steps(ctx, goldActions(gold, p.run.cfg.GoldRepeats))
 	}
 	var tables []string
 	ended, err = p.stepThen(ctx, client.ToolCall("inspect_schema", map[string]any{}), func(r *schemas.StepResult) {
@@ -62,7 +76,12 @@ func (p *player) play(ctx context.Context) (ended bool, err error) {
 	if ended || err != nil {
 		return ended, err
 	}
-	for _, a := range p.actions(pickTable(tables, p.n)) {
+	return p.steps(ctx, p.actions(pickTable(tables, p.n)))
+}
+
+// steps takes the actions in turn until one ends the episode.
+func (p *player) steps(ctx context.Context, actions []schemas.Action) (ended bool, err error) {
+	for _, a := range actions {
 		if ended, err = p.step(ctx, a); ended || err != nil {
 			return ended, err
 		}
@@ -95,20 +114,28 @@ func (p *player) step(ctx context.Context, a schemas.Action) (bool, error) {
 	return p.stepThen(ctx, a, nil)
 }
 
-// stepThen takes one step, hands its result to then (when not nil), and
-// counts what it reports; it returns whether the episode ended.
+// stepThen takes one step (at its scheduled time, when the run is
+// paced), hands its result to then (when not nil), and counts what it
+// reports; it returns whether the episode ended.
 func (p *player) stepThen(ctx context.Context, a schemas.Action, then func(*schemas.StepResult)) (bool, error) {
 	tool := a.Tool
 	if a.Text != nil {
 		tool = "submit" // the scripts' only text action
 	}
-	var res schemas.StepResult
-	params := schemas.StepParams{EpisodeID: p.id, Action: a}
-	if err := p.run.call(ctx, p.c, stepKey(tool), schemas.MethodStep, params, &res); err != nil {
+	r := p.run
+	due, err := r.pace.wait(ctx)
+	if err != nil {
 		return false, err
 	}
-	r := p.run
+	var res schemas.StepResult
+	params := schemas.StepParams{EpisodeID: p.id, Action: a}
+	if err := r.call(ctx, p.c, stepKey(tool), schemas.MethodStep, params, &res, due); err != nil {
+		return false, err
+	}
 	r.steps.Add(1)
+	if tool == "execute_sql" || tool == "submit" {
+		r.sqlSteps.Add(1)
+	}
 	if res.Info.Error != nil {
 		r.count(r.toolErrors, res.Info.Error.Code)
 	}
@@ -125,7 +152,7 @@ func (p *player) stepThen(ctx context.Context, a schemas.Action, then func(*sche
 // close ends an episode the script left running.
 func (p *player) close(ctx context.Context) (bool, error) {
 	var res schemas.CloseResult
-	err := p.run.call(ctx, p.c, keyClose, schemas.MethodClose, schemas.CloseParams{EpisodeID: p.id}, &res)
+	err := p.run.call(ctx, p.c, keyClose, schemas.MethodClose, schemas.CloseParams{EpisodeID: p.id}, &res, time.Time{})
 	if err != nil {
 		return false, err
 	}
@@ -138,7 +165,7 @@ func (p *player) close(ctx context.Context) (bool, error) {
 // the episode may have ended already.
 func (p *player) abandon(ctx context.Context, err error) {
 	var rpcErr *schemas.Error
-	if !errors.As(err, &rpcErr) {
+	if !errors.As(err, &rpcErr) && !errors.Is(err, errNoGold) {
 		return // the socket is gone, or the run was cancelled
 	}
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)

@@ -34,6 +34,14 @@ type serverOptions struct {
 // does.
 func startServer(tb testing.TB, o serverOptions) *testserver.Server {
 	tb.Helper()
+	srv, _, _ := startServerLog(tb, o)
+	return srv
+}
+
+// startServerLog is startServer, also returning the dataset served and
+// the trajectory log's folder.
+func startServerLog(tb testing.TB, o serverOptions) (*testserver.Server, *env.Dataset, string) {
+	tb.Helper()
 	dir := tb.TempDir()
 	ds := o.dataset
 	if ds == nil {
@@ -42,7 +50,8 @@ func startServer(tb testing.TB, o serverOptions) *testserver.Server {
 			tb.Fatal(err)
 		}
 	}
-	rec, err := trajlog.Open(filepath.Join(dir, "data"), trajlog.Options{NoSync: !o.durable})
+	logDir := filepath.Join(dir, "data")
+	rec, err := trajlog.Open(logDir, trajlog.Options{NoSync: !o.durable})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -59,7 +68,16 @@ func startServer(tb testing.TB, o serverOptions) *testserver.Server {
 		srv.Stop()
 		srv.Manager.Shutdown(context.Background()) // records the episodes left live
 	})
-	return srv
+	return srv, ds, logDir
+}
+
+// tasksOf are a dataset's tasks as Config.Tasks takes them.
+func tasksOf(ds *env.Dataset) []Task {
+	out := make([]Task, len(ds.Tasks))
+	for i, t := range ds.Tasks {
+		out[i] = Task{ID: t.ID, GoldSQL: t.GoldSQL}
+	}
+	return out
 }
 
 // checkCounts fails t where the report's counts disagree with each other.

@@ -33,6 +33,17 @@ type Report struct {
 	Steps        int64   `json:"steps"`         // steps answered with a result
 	EpisodesPerS float64 `json:"episodes_per_s"`
 	StepsPerS    float64 `json:"steps_per_s"`
+	SQLSteps     int64   `json:"sql_steps"` // execute_sql and submit steps answered: each runs one of the episode's statements
+	SQLStepsPerS float64 `json:"sql_steps_per_s"`
+
+	// Baseline is the engine's own rate on the same statements, measured
+	// right before the episodes; Ratio is SQLStepsPerS over its rate.
+	Baseline *Baseline `json:"baseline,omitempty"`
+	Ratio    float64   `json:"ratio_to_baseline,omitempty"`
+	// Pacing is set when the steps were paced (Config.Rate).
+	Pacing *Pacing `json:"pacing,omitempty"`
+	// Process is the server process's CPU per step and memory.
+	Process ServerProcess `json:"server_process"`
 
 	Latency    map[string]Latency `json:"latency"`     // by method, and episode.step by tool
 	Errors     map[string]int64   `json:"errors"`      // failed calls: JSON-RPC code, or timeout, closed, transport, canceled
@@ -60,6 +71,26 @@ type ServerDelta struct {
 	LiveEpisodes    int   `json:"live_episodes_after"`
 }
 
+// Pacing is what the pacer offered and what the server achieved.
+type Pacing struct {
+	OfferedPerS  float64 `json:"offered_steps_per_s"`
+	Offered      int64   `json:"steps_offered"`        // send slots that came due during the run
+	Sent         int64   `json:"steps_sent"`           // steps sent (at most Offered)
+	AchievedPerS float64 `json:"achieved_steps_per_s"` // steps answered per second
+	// Lag is the time from a step's scheduled send to its sending: above
+	// zero when every episode was busy as its slot came due (and by the
+	// timer's slack). It is part of the step latencies above.
+	Lag Latency `json:"send_lag"`
+}
+
+// setBaseline records the baseline and the ratio to it.
+func (r *Report) setBaseline(b *Baseline) {
+	r.Baseline = b
+	if b != nil && b.PerS > 0 {
+		r.Ratio = r.SQLStepsPerS / b.PerS
+	}
+}
+
 // ErrorCount is the number of failed calls.
 func (r *Report) ErrorCount() int64 {
 	var n int64
@@ -80,6 +111,12 @@ func (r *run) report(elapsed time.Duration, cpu cpuTime) *Report {
 	}
 	rep.EpisodesPerS = float64(rep.Ended) / elapsed.Seconds()
 	rep.StepsPerS = float64(rep.Steps) / elapsed.Seconds()
+	rep.SQLSteps = r.sqlSteps.Load()
+	rep.SQLStepsPerS = float64(rep.SQLSteps) / elapsed.Seconds()
+	if r.pace != nil {
+		rep.Pacing = &Pacing{OfferedPerS: r.cfg.Rate, Offered: offered(r.cfg.Rate, elapsed),
+			Sent: r.sent.Load(), AchievedPerS: rep.StepsPerS, Lag: r.lag.summary()}
+	}
 	for k, h := range r.lat {
 		if s := h.summary(); s.Count > 0 {
 			rep.Latency[k] = s
@@ -107,13 +144,16 @@ func (r *Report) WriteText(w io.Writer) error {
 		r.Sockets, r.EpisodesPerSocket, r.Script, where, r.Elapsed, r.GOMAXPROCS)
 	fmt.Fprintf(&b, "episodes  %d started, %d ended, %d failed; %d resets refused  %.1f/s\n",
 		r.Started, r.Ended, r.Failed, r.ResetsFailed, r.EpisodesPerS)
-	fmt.Fprintf(&b, "steps     %d  %.1f/s\n", r.Steps, r.StepsPerS)
+	fmt.Fprintf(&b, "steps     %d  %.1f/s; SQL steps (execute_sql, submit) %d  %.1f/s\n", r.Steps, r.StepsPerS, r.SQLSteps, r.SQLStepsPerS)
+	r.writeBaseline(&b)
+	r.writePacing(&b)
 	r.writeLatency(&b)
 	fmt.Fprintf(&b, "outcomes     %s\n", counts(r.Outcomes, schemas.Outcomes()))
 	fmt.Fprintf(&b, "tool errors  %s\n", counts(r.ToolErrors, nil))
 	fmt.Fprintf(&b, "errors       %s\n", counts(r.Errors, nil))
 	fmt.Fprintf(&b, "cpu          user %.1f s, system %.1f s: %.2f cores (this process: %s)\n",
 		r.CPU.User, r.CPU.System, r.CPU.Cores, r.CPU.Counts)
+	r.writeProcess(&b)
 	s := r.Server
 	fmt.Fprintf(&b, "server       %d episodes started, %d records written (%d write errors, %.1f MB), %d live after\n",
 		s.EpisodesStarted, s.RecordsWritten, s.WriteErrors, float64(s.BytesWritten)/1e6, s.LiveEpisodes)
@@ -153,4 +193,42 @@ func counts(m map[string]int64, order []string) string {
 		return "none"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// offered is how many slots of the rate come due in elapsed: the one at
+// the start and one every 1/rate after.
+func offered(rate float64, elapsed time.Duration) int64 {
+	return int64(rate*elapsed.Seconds()) + 1
+}
+
+func (r *Report) writeBaseline(w io.Writer) {
+	b := r.Baseline
+	if b == nil {
+		return
+	}
+	fmt.Fprintf(w, "baseline  %d statements in process on %d goroutines in %.1f s: %.1f/s (%d failed); ratio of SQL steps/s to it %.3f\n",
+		b.Statements, b.Workers, b.Elapsed, b.PerS, b.Errors, r.Ratio)
+}
+
+func (r *Report) writePacing(w io.Writer) {
+	p := r.Pacing
+	if p == nil {
+		return
+	}
+	fmt.Fprintf(w, "pacing    offered %.1f steps/s (%d due), sent %d, achieved %.1f/s; send lag p50 %s p99 %s max %s ms\n",
+		p.OfferedPerS, p.Offered, p.Sent, p.AchievedPerS, ms2(p.Lag.P50), ms2(p.Lag.P99), ms2(p.Lag.Max))
+}
+
+func (r *Report) writeProcess(w io.Writer) {
+	p := r.Process
+	if p.Error != "" {
+		fmt.Fprintf(w, "server process  not read from %s: %s\n", p.MetricsURL, p.Error)
+		return
+	}
+	whose := "the server's"
+	if p.IncludesClient {
+		whose = "this process's: the bench's clients and the server's together"
+	}
+	fmt.Fprintf(w, "server process  cpu %.2f s (%.2f cores) over %d steps: %.0f us/step; rss peak %.1f MB, end %.1f MB (%s, %d samples of %s)\n",
+		p.CPU, p.Cores, p.Steps, p.CPUPerStepUS, p.RSSPeak/1e6, p.RSSEnd/1e6, whose, p.Samples, p.MetricsURL)
 }

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strconv"
 	"sync"
@@ -35,9 +36,14 @@ type run struct {
 
 	tickets                              atomic.Int64 // episodes claimed, each by one worker
 	started, ended, failed, resetsFailed atomic.Int64
-	steps, errCount                      atomic.Int64
+	steps, sqlSteps, sent, errCount      atomic.Int64
+
+	tags  json.RawMessage   // every reset's tags
+	golds map[string]string // the gold script's gold of each task id; read-only
+	pace  *pacer            // nil unless cfg.Rate is set
 
 	lat map[string]*histogram // one per latency key; the map is read-only
+	lag histogram             // paced steps: from the scheduled send time to the sending
 
 	mu         sync.Mutex // guards the three maps below
 	errs       map[string]int64
@@ -46,10 +52,17 @@ type run struct {
 }
 
 func newRun(cfg Config) *run {
-	r := &run{cfg: cfg, start: time.Now(), lat: map[string]*histogram{},
+	r := &run{cfg: cfg, start: time.Now(), lat: map[string]*histogram{}, golds: map[string]string{},
 		errs: map[string]int64{}, toolErrors: map[string]int64{}, outcomes: map[string]int64{}}
 	if cfg.Duration > 0 {
 		r.deadline = r.start.Add(cfg.Duration)
+	}
+	r.tags, _ = json.Marshal(map[string]any{TagKey: true, "source": "sqlgym bench", "script": cfg.Script})
+	for _, t := range cfg.Tasks {
+		r.golds[t.ID] = t.GoldSQL
+	}
+	if cfg.Rate > 0 {
+		r.pace = newPacer(r.start, cfg.Rate)
 	}
 	for _, k := range latencyKeys() {
 		r.lat[k] = &histogram{}
@@ -59,6 +72,10 @@ func newRun(cfg Config) *run {
 
 // errStop tells a worker to stop: its socket is gone or the run was cancelled.
 var errStop = errors.New("bench: stop")
+
+// errNoGold fails a gold-script episode whose task has no gold on this
+// side; the worker goes on with the next.
+var errNoGold = errors.New("bench: no gold")
 
 // worker plays episodes one after another on c until the run's bounds,
 // ctx, or the socket end.
@@ -88,11 +105,19 @@ func (r *run) ticket() (int64, bool) {
 
 // call makes one call within the call timeout, timing it under key when
 // the server answered (with a result or a JSON-RPC error) and counting
-// its error.
-func (r *run) call(ctx context.Context, c *client.Client, key, method string, params, result any) error {
+// its error. A paced call is timed from due, its scheduled send time, so
+// that the wait for a free episode counts; others (due zero) from now.
+func (r *run) call(ctx context.Context, c *client.Client, key, method string, params, result any, due time.Time) error {
 	cctx, cancel := context.WithTimeout(ctx, r.cfg.CallTimeout)
 	defer cancel()
 	t0 := time.Now()
+	if !due.IsZero() {
+		r.lag.record(t0.Sub(due))
+		t0 = due
+	}
+	if key != keyReset && key != keyClose {
+		r.sent.Add(1)
+	}
 	err := c.Call(cctx, method, params, result)
 	d := time.Since(t0)
 	var rpcErr *schemas.Error
@@ -132,6 +157,9 @@ func errorCode(ctx context.Context, err error) string {
 // said it is full), on anything else it stops.
 func (r *run) afterError(ctx context.Context, err error) error {
 	var rpcErr *schemas.Error
+	if errors.Is(err, errNoGold) {
+		return nil
+	}
 	if !errors.As(err, &rpcErr) {
 		return errStop
 	}
