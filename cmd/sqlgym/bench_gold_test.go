@@ -45,8 +45,11 @@ func TestBenchSmokeSpiderDev(t *testing.T) {
 	if rep.Script != bench.ScriptGold || rep.Dataset != "spider-dev" || rep.Ended == 0 || rep.Outcomes[schemas.OutcomeCorrect] != rep.Ended {
 		t.Errorf("script %s on %s: %d ended, outcomes %v; want gold on spider-dev, every episode correct", rep.Script, rep.Dataset, rep.Ended, rep.Outcomes)
 	}
-	if b := rep.Baseline; b == nil || b.Statements == 0 || b.PerS <= 0 || b.Errors != 0 || rep.Ratio <= 0 {
-		t.Errorf("baseline %+v, ratio %v; want statements run, none failed, and a ratio", b, rep.Ratio)
+	if b := rep.Baseline; b == nil || b.Statements == 0 || b.PerS <= 0 || b.Errors != 0 || b.CPUPerStatementUS <= 0 || rep.Ratio <= 0 {
+		t.Errorf("baseline %+v, ratio %v; want statements run, none failed, their CPU, and a ratio", b, rep.Ratio)
+	}
+	if rep.CPUBeyondStatementUS == 0 {
+		t.Error("the report has no CPU per step beyond the statement's own")
 	}
 	if p := rep.Pacing; p == nil || p.OfferedPerS != 1000 || p.Sent == 0 || p.Sent > p.Offered {
 		t.Errorf("pacing %+v; want 1000/s offered, some sent, no more than offered", p)
@@ -54,7 +57,7 @@ func TestBenchSmokeSpiderDev(t *testing.T) {
 	if p := rep.Process; p.Error != "" || p.CPUPerStepUS <= 0 || p.RSSPeak <= 0 || p.RSSEnd <= 0 || !p.IncludesClient {
 		t.Errorf("server process %+v; want CPU per step and RSS read, the client's CPU said to be included", p)
 	}
-	for _, want := range []string{"baseline ", "ratio of SQL steps/s to it", "pacing    offered 1000.0 steps/s", "us/step; rss peak"} {
+	for _, want := range []string{"baseline ", "ratio of SQL steps/s to it", "pacing    offered 1000.0 steps/s", "us/step (", "rss peak"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, stdout.String())
 		}

@@ -66,6 +66,12 @@ type Baseline struct {
 	Workers    int     `json:"workers"`    // goroutines running them
 	Elapsed    float64 `json:"elapsed_s"`
 	PerS       float64 `json:"statements_per_s"`
+	// CPU is this process's CPU time (user and system) while the baseline
+	// ran, set by Run; CPUPerStatementUS is it over Statements: what a
+	// statement itself costs, which the server's CPU per step is compared
+	// with.
+	CPU               float64 `json:"cpu_s"`
+	CPUPerStatementUS float64 `json:"cpu_per_statement_us"`
 }
 
 // ErrNotLoopback is returned for a server URL whose host is not this
@@ -200,11 +206,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := checkTasks(ctx, clients[0], &cfg, before); err != nil {
 		return nil, err
 	}
-	var base *Baseline
-	if cfg.Baseline != nil {
-		if base, err = cfg.Baseline(ctx); err != nil {
-			return nil, fmt.Errorf("bench: baseline: %w", err)
-		}
+	base, err := runBaseline(ctx, cfg)
+	if err != nil {
+		return nil, err
 	}
 	rep := drive(ctx, cfg, clients)
 	rep.setBaseline(base)
@@ -214,6 +218,24 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep.Server = serverDelta(&before.Stats, &after.Stats)
 	}
 	return rep, nil
+}
+
+// runBaseline runs cfg.Baseline, when set, timing the CPU it takes.
+func runBaseline(ctx context.Context, cfg Config) (*Baseline, error) {
+	if cfg.Baseline == nil {
+		return nil, nil
+	}
+	cpu0 := processCPU()
+	base, err := cfg.Baseline(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("bench: baseline: %w", err)
+	}
+	cpu := processCPU().sub(cpu0)
+	base.CPU = (cpu.user + cpu.system).Seconds()
+	if base.Statements > 0 {
+		base.CPUPerStatementUS = base.CPU * 1e6 / float64(base.Statements)
+	}
+	return base, nil
 }
 
 // drive plays the episodes on every socket, paced when cfg.Rate is set,

@@ -145,6 +145,9 @@ func TestBaselineRunsFirst(t *testing.T) {
 		t.Errorf("baseline called %d times, report baseline %+v, ratio %v for %v SQL steps/s; want once, 2500/s, their ratio",
 			calls, rep.Baseline, rep.Ratio, rep.SQLStepsPerS)
 	}
+	if b := rep.Baseline; b.CPU < 0 || b.CPUPerStatementUS != b.CPU*1e6/5000 {
+		t.Errorf("baseline CPU %v s, %v us per statement; want this process's CPU over its 5000 statements", b.CPU, b.CPUPerStatementUS)
+	}
 	var text strings.Builder
 	rep.WriteText(&text)
 	if !strings.Contains(text.String(), "ratio of SQL steps/s to it") {

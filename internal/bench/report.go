@@ -40,6 +40,10 @@ type Report struct {
 	// right before the episodes; Ratio is SQLStepsPerS over its rate.
 	Baseline *Baseline `json:"baseline,omitempty"`
 	Ratio    float64   `json:"ratio_to_baseline,omitempty"`
+	// CPUBeyondStatementUS is the server's CPU per step less the
+	// baseline's CPU per statement: what the server spends on a step
+	// besides running its SQL (the clients' CPU too, in process).
+	CPUBeyondStatementUS float64 `json:"cpu_beyond_statement_us,omitempty"`
 	// Pacing is set when the steps were paced (Config.Rate).
 	Pacing *Pacing `json:"pacing,omitempty"`
 	// Process is the server process's CPU per step and memory.
@@ -83,11 +87,18 @@ type Pacing struct {
 	Lag Latency `json:"send_lag"`
 }
 
-// setBaseline records the baseline and the ratio to it.
+// setBaseline records the baseline, the ratio to it, and the server's
+// CPU per step beyond the statement's own (with Process already set).
 func (r *Report) setBaseline(b *Baseline) {
 	r.Baseline = b
-	if b != nil && b.PerS > 0 {
+	if b == nil {
+		return
+	}
+	if b.PerS > 0 {
 		r.Ratio = r.SQLStepsPerS / b.PerS
+	}
+	if r.Process.CPUPerStepUS > 0 && b.CPUPerStatementUS > 0 {
+		r.CPUBeyondStatementUS = r.Process.CPUPerStepUS - b.CPUPerStatementUS
 	}
 }
 
@@ -206,8 +217,8 @@ func (r *Report) writeBaseline(w io.Writer) {
 	if b == nil {
 		return
 	}
-	fmt.Fprintf(w, "baseline  %d statements in process on %d goroutines in %.1f s: %.1f/s (%d failed); ratio of SQL steps/s to it %.3f\n",
-		b.Statements, b.Workers, b.Elapsed, b.PerS, b.Errors, r.Ratio)
+	fmt.Fprintf(w, "baseline  %d statements in process on %d goroutines in %.1f s: %.1f/s (%d failed), %.0f us of CPU each; ratio of SQL steps/s to it %.3f\n",
+		b.Statements, b.Workers, b.Elapsed, b.PerS, b.Errors, b.CPUPerStatementUS, r.Ratio)
 }
 
 func (r *Report) writePacing(w io.Writer) {
@@ -229,6 +240,10 @@ func (r *Report) writeProcess(w io.Writer) {
 	if p.IncludesClient {
 		whose = "this process's: the bench's clients and the server's together"
 	}
-	fmt.Fprintf(w, "server process  cpu %.2f s (%.2f cores) over %d steps: %.0f us/step; rss peak %.1f MB, end %.1f MB (%s, %d samples of %s)\n",
-		p.CPU, p.Cores, p.Steps, p.CPUPerStepUS, p.RSSPeak/1e6, p.RSSEnd/1e6, whose, p.Samples, p.MetricsURL)
+	beyond := ""
+	if r.CPUBeyondStatementUS != 0 {
+		beyond = fmt.Sprintf(" (%.0f beyond the statement's own)", r.CPUBeyondStatementUS)
+	}
+	fmt.Fprintf(w, "server process  cpu %.2f s (%.2f cores) over %d steps: %.0f us/step%s; rss peak %.1f MB, end %.1f MB (%s, %d samples of %s)\n",
+		p.CPU, p.Cores, p.Steps, p.CPUPerStepUS, beyond, p.RSSPeak/1e6, p.RSSEnd/1e6, whose, p.Samples, p.MetricsURL)
 }

@@ -178,6 +178,7 @@ func (s *sampler) loop(ctx context.Context, every time.Duration) {
 func (s *sampler) stop(ctx context.Context, steps int64) ServerProcess {
 	close(s.done)
 	s.wg.Wait()
+	defer s.http.CloseIdleConnections()
 	p := ServerProcess{MetricsURL: s.url, IncludesClient: s.inProcess}
 	if s.err != nil {
 		p.Error = s.err.Error()
