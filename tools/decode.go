@@ -34,18 +34,17 @@ func Decode(c Call) (any, *schemas.ToolError) {
 		return nil, &schemas.ToolError{Code: schemas.ErrCodeUnknownTool, Message: fmt.Sprintf(
 			"unknown tool %q: the tools are %s", c.Name, strings.Join(Names(), ", "))}
 	}
-	obj, msg := argsObject(c.Arguments)
+	obj, body, msg := argsObject(c.Arguments)
 	if msg != "" {
 		return nil, argError("%s: %s", c.Name, msg)
 	}
 	if te := checkFields(c.Name, d.schema, obj); te != nil {
 		return nil, te
 	}
+	// checkFields has found every key known, by its exact name, and every
+	// value of its type: the object decodes as it is.
 	args := d.newArgs()
-	norm, _ := json.Marshal(obj)
-	dec := json.NewDecoder(bytes.NewReader(norm))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(args); err != nil {
+	if err := json.Unmarshal(body, args); err != nil {
 		return nil, argError("%s: arguments do not fit: %v", c.Name, err)
 	}
 	if te := checkSQL(c.Name, args); te != nil {
@@ -58,33 +57,34 @@ func argError(format string, a ...any) *schemas.ToolError {
 	return &schemas.ToolError{Code: schemas.ErrCodeArguments, Message: fmt.Sprintf(format, a...)}
 }
 
-// argsObject reads a call's arguments as a JSON object; msg says why it is
-// not one.
-func argsObject(raw json.RawMessage) (obj map[string]json.RawMessage, msg string) {
+// argsObject reads a call's arguments as a JSON object, returned both
+// parsed and as its text; msg says why it is not one.
+func argsObject(raw json.RawMessage) (obj map[string]json.RawMessage, body []byte, msg string) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return map[string]json.RawMessage{}, ""
+		return map[string]json.RawMessage{}, []byte("{}"), ""
 	}
 	if raw[0] == '"' {
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, fmt.Sprintf("arguments are not valid JSON: %v", err)
+			return nil, nil, fmt.Sprintf("arguments are not valid JSON: %v", err)
 		}
 		if strings.TrimSpace(s) == "" {
-			return map[string]json.RawMessage{}, ""
+			return map[string]json.RawMessage{}, []byte("{}"), ""
 		}
-		if err := json.Unmarshal([]byte(s), &obj); err != nil || obj == nil {
-			return nil, "arguments must be a JSON object, not a string"
+		body = []byte(s)
+		if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
+			return nil, nil, "arguments must be a JSON object, not a string"
 		}
-		return obj, ""
+		return obj, body, ""
 	}
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
 		if !json.Valid(raw) {
-			return nil, "arguments are not valid JSON"
+			return nil, nil, "arguments are not valid JSON"
 		}
-		return nil, fmt.Sprintf("arguments must be a JSON object, not %s", jsonKind(raw))
+		return nil, nil, fmt.Sprintf("arguments must be a JSON object, not %s", jsonKind(raw))
 	}
-	return obj, ""
+	return obj, raw, ""
 }
 
 // checkFields checks obj against the tool's reflected schema: known fields
