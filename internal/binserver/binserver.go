@@ -152,3 +152,21 @@ func (b *LockedBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// WaitLog waits until the server's log holds text, for at most 30 s, and
+// reports whether it does: the log is copied from the process's stderr
+// by a goroutine of its own, so a line written before the server said
+// where it listens may arrive after.
+func (p *Process) WaitLog(text string) bool {
+	deadline := time.After(30 * time.Second)
+	poll := time.NewTicker(10 * time.Millisecond)
+	defer poll.Stop()
+	for !strings.Contains(p.Stderr.String(), text) {
+		select {
+		case <-deadline:
+			return false
+		case <-poll.C:
+		}
+	}
+	return true
+}

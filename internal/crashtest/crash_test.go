@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 	"time"
 
@@ -61,7 +60,7 @@ func killRounds(t *testing.T, bin string, args ...string) {
 		}
 	}
 	srv := startServer(t, bin, dataDir, args...)
-	if !strings.Contains(srv.Stderr.String(), "trajectory log recovered") {
+	if !srv.WaitLog("trajectory log recovered") {
 		t.Errorf("restart after kill -9 logged no recovery:\n%s", srv.Stderr)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
