@@ -1,7 +1,6 @@
 package crashtest
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/sqlgym/sqlgym/internal/binserver"
@@ -28,7 +27,7 @@ func checkMode(t *testing.T, bin, mode string, args []string) {
 	t.Helper()
 	srv := startServer(t, bin, t.TempDir(), append(args, "--log-level", "info")...)
 	srv.Stop(t)
-	if want := `"durability":"` + mode + `"`; !strings.Contains(srv.Stderr.String(), want) {
+	if want := `"durability":"` + mode + `"`; !srv.WaitLog(want) {
 		t.Fatalf("the server did not open its log with %s:\n%s", want, srv.Stderr)
 	}
 }
