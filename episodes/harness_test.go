@@ -13,6 +13,7 @@ import (
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/internal/testserver"
@@ -46,7 +47,7 @@ var shopTasks = []env.Task{
 type harness struct {
 	t   testing.TB
 	mgr *episodes.Manager
-	srv *episodes.Server
+	srv *rpc.Server
 	hs  *httptest.Server
 	url string
 	dir string
@@ -55,7 +56,7 @@ type harness struct {
 
 type options struct {
 	cfg    func(*episodes.Config)
-	server func(*episodes.ServerConfig)
+	server func(*rpc.ServerConfig)
 	limits schemas.Limits // the dispatcher's limits (zero: defaults)
 	run    bool           // run the idle sweeper
 }

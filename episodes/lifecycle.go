@@ -27,11 +27,11 @@ func (m *Manager) Enqueue(episodeID string) (*StepTicket, error) {
 	switch err {
 	case nil:
 		return &StepTicket{s: s, t: t}, nil
-	case errBusy:
+	case ErrBusy:
 		return nil, fmt.Errorf("%w: episode %s already has %d steps waiting; wait for their replies",
-			errBusy, episodeID, m.cfg.StepQueue)
+			ErrBusy, episodeID, m.cfg.StepQueue)
 	}
-	return nil, fmt.Errorf("%w: no live episode %q (it may have expired)", errGone, episodeID)
+	return nil, fmt.Errorf("%w: no live episode %q (it may have expired)", ErrNotFound, episodeID)
 }
 
 // Step runs one action once its ticket's turn has come.
@@ -57,11 +57,11 @@ func (m *Manager) Step(ctx context.Context, st *StepTicket, a schemas.Action) (*
 	return &res, nil
 }
 
-// enqueueClose takes a close's place in the episode's queue; a close is
+// EnqueueClose takes a close's place in the episode's queue; a close is
 // never refused for a full queue. The dispatcher takes it when the request
 // arrives, like a step's, so that a close sent before a step runs before
 // it. It returns nil when the episode is not live.
-func (m *Manager) enqueueClose(id string) *StepTicket {
+func (m *Manager) EnqueueClose(id string) *StepTicket {
 	s, err := m.session(id)
 	if err != nil {
 		return nil
@@ -77,12 +77,12 @@ func (m *Manager) enqueueClose(id string) *StepTicket {
 // and returns its summary, once the steps already queued have run.
 // Closing an ended episode returns its summary again.
 func (m *Manager) Close(ctx context.Context, id string) (*schemas.CloseResult, error) {
-	return m.closeQueued(ctx, id, m.enqueueClose(id))
+	return m.CloseQueued(ctx, id, m.EnqueueClose(id))
 }
 
-// closeQueued is Close with its place in the queue already taken (nil:
+// CloseQueued is Close with its place in the queue already taken (nil:
 // the episode was not live).
-func (m *Manager) closeQueued(ctx context.Context, id string, ct *StepTicket) (*schemas.CloseResult, error) {
+func (m *Manager) CloseQueued(ctx context.Context, id string, ct *StepTicket) (*schemas.CloseResult, error) {
 	if ct != nil {
 		if err := ct.t.wait(ctx); err != nil {
 			return nil, err
@@ -97,7 +97,7 @@ func (m *Manager) closeQueued(ctx context.Context, id string, ct *StepTicket) (*
 	if e := m.recentEntry(id); e != nil {
 		return e.summary, nil
 	}
-	return nil, fmt.Errorf("%w: no live or recent episode %q", errGone, id)
+	return nil, fmt.Errorf("%w: no live or recent episode %q", ErrNotFound, id)
 }
 
 // Get returns the trajectory of a live or recently ended episode.
@@ -112,11 +112,11 @@ func (m *Manager) Get(id string) (*schemas.Trajectory, error) {
 	e := m.recentEntry(id)
 	switch {
 	case e == nil:
-		return nil, fmt.Errorf("%w: no live or recent episode %q", errGone, id)
+		return nil, fmt.Errorf("%w: no live or recent episode %q", ErrNotFound, id)
 	case e.traj == nil:
 		return nil, fmt.Errorf("%w: episode %s ended (%s) and its record is no longer held in memory "+
 			"(the server's --recent-episodes and --recent-bytes); read it from the trajectory store: %s",
-			errGone, id, e.summary.Outcome, m.cfg.TrajectoryStore)
+			ErrNotFound, id, e.summary.Outcome, m.cfg.TrajectoryStore)
 	}
 	return e.traj, nil
 }
@@ -145,9 +145,9 @@ func summary(t *schemas.Trajectory) *schemas.CloseResult {
 	}
 }
 
-// abandon gives up the ticket's place in its episode's queue, for a call
+// Abandon gives up the ticket's place in its episode's queue, for a call
 // that will not run. A nil ticket holds nothing.
-func (st *StepTicket) abandon() {
+func (st *StepTicket) Abandon() {
 	if st != nil {
 		st.t.abandon()
 	}

@@ -132,9 +132,9 @@ func (m *Manager) session(id string) (*Session, error) {
 		return s, nil
 	}
 	if m.recent.get(id) != nil {
-		return nil, fmt.Errorf("%w: %s", errEnded, id)
+		return nil, fmt.Errorf("%w: %s", ErrEnded, id)
 	}
-	return nil, fmt.Errorf("%w: no live episode %q (it may have expired)", errGone, id)
+	return nil, fmt.Errorf("%w: no live episode %q (it may have expired)", ErrNotFound, id)
 }
 
 // finish moves an ended episode from live to recent, records it and logs it.

@@ -1,7 +1,6 @@
 package episodes
 
 import (
-	"strconv"
 	"sync"
 	"time"
 
@@ -22,13 +21,7 @@ type Metrics struct {
 	steps        *prometheus.HistogramVec
 	records      prometheus.Counter
 	recordErrors prometheus.Counter
-	connections  prometheus.Gauge
-	rpcErrors    *prometheus.CounterVec
 	recentBytes  prometheus.Gauge
-	stalledConns prometheus.Counter
-	slowMessages prometheus.Counter
-	refusedConns prometheus.Counter
-	readPauses   prometheus.Counter
 	stepsRunning prometheus.Gauge
 
 	mu     sync.Mutex // guards counts and bytes
@@ -50,23 +43,12 @@ func NewMetrics() *Metrics {
 		Buckets: prometheus.ExponentialBuckets(0.0001, 4, 10)}, []string{"tool"})
 	m.records = prometheus.NewCounter(prometheus.CounterOpts{Name: "sqlgym_trajectory_records_total", Help: "Trajectory records written."})
 	m.recordErrors = prometheus.NewCounter(prometheus.CounterOpts{Name: "sqlgym_trajectory_write_errors_total", Help: "Trajectory records that failed to be written."})
-	m.connections = prometheus.NewGauge(prometheus.GaugeOpts{Name: "sqlgym_websocket_connections", Help: "Open WebSocket connections."})
-	m.rpcErrors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sqlgym_rpc_errors_total", Help: "JSON-RPC error replies, by code."}, []string{"code"})
 	m.recentBytes = prometheus.NewGauge(prometheus.GaugeOpts{Name: "sqlgym_recent_trajectory_bytes",
 		Help: "Bytes of ended episodes' trajectories held in memory for episode.get (bounded by --recent-bytes)."})
-	m.stalledConns = prometheus.NewCounter(prometheus.CounterOpts{Name: "sqlgym_websocket_stalled_closes_total",
-		Help: "WebSockets closed because their client read nothing while --max-conn-bytes of replies waited for --stall-timeout."})
-	m.slowMessages = prometheus.NewCounter(prometheus.CounterOpts{Name: "sqlgym_websocket_slow_message_closes_total",
-		Help: "WebSockets closed because a message did not arrive whole within the read deadline."})
-	m.refusedConns = prometheus.NewCounter(prometheus.CounterOpts{Name: "sqlgym_connections_refused_total",
-		Help: "WebSocket upgrades and HTTP RPC requests refused with 503 at --max-connections."})
-	m.readPauses = prometheus.NewCounter(prometheus.CounterOpts{Name: "sqlgym_websocket_read_pauses_total",
-		Help: "Times a WebSocket's reading paused because it held --max-conn-bytes (backpressure)."})
 	m.stepsRunning = prometheus.NewGauge(prometheus.GaugeOpts{Name: "sqlgym_steps_running",
 		Help: "Episode steps running now (their turn in the episode's queue has come and they have not yet returned)."})
 	for _, c := range []prometheus.Collector{m.startedTotal, m.endedTotal, m.liveEpisodes, m.steps,
-		m.records, m.recordErrors, m.connections, m.rpcErrors, m.recentBytes,
-		m.stalledConns, m.slowMessages, m.refusedConns, m.readPauses, m.stepsRunning,
+		m.records, m.recordErrors, m.recentBytes, m.stepsRunning,
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector()} {
 		f(c)
 	}
@@ -118,18 +100,6 @@ func (m *Metrics) countBytes(bytes func() int64) {
 	m.mu.Lock()
 	m.bytes = bytes
 	m.mu.Unlock()
-}
-
-// countReading reports the bytes of messages being received, read from
-// inUse whenever /metrics asks.
-func (m *Metrics) countReading(inUse func() int64) {
-	m.Registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sqlgym_reading_bytes",
-		Help: "Bytes of WebSocket messages and HTTP bodies being received (bounded by --max-reading-bytes)."},
-		func() float64 { return float64(inUse()) }))
-}
-
-func (m *Metrics) rpcError(code int) {
-	m.rpcErrors.WithLabelValues(strconv.Itoa(code)).Inc()
 }
 
 // snapshot returns a copy of the counts.

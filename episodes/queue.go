@@ -34,10 +34,10 @@ func (q *stepQueue) enqueue(limit int) (*ticket, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.closed {
-		return nil, errGone
+		return nil, ErrNotFound
 	}
 	if q.pending > limit { // pending counts the running step too
-		return nil, errBusy
+		return nil, ErrBusy
 	}
 	t := &ticket{q: q, prev: q.tail, done: make(chan struct{})}
 	q.tail = t.done

@@ -73,7 +73,7 @@ func (m *Manager) admit(s *Session) error {
 	defer m.mu.Unlock()
 	if len(m.live) >= m.cfg.MaxEpisodes {
 		return fmt.Errorf("%w: %d live episodes (the server's --max-episodes); close some or retry later",
-			errCapacity, len(m.live))
+			ErrCapacity, len(m.live))
 	}
 	m.live[s.id] = s
 	return nil
@@ -148,8 +148,8 @@ func (m *Manager) episodeShape(p schemas.ResetParams) (int, string, error) {
 // server's --max-tags-bytes: they are kept with the episode in memory.
 func (m *Manager) checkTags(tags json.RawMessage) error {
 	if len(tags) > m.cfg.MaxTagsBytes {
-		return schemas.Errorf(schemas.CodeInvalidParams, "tags: %s, at most %s (the server's --max-tags-bytes)",
-			byteSize(int64(len(tags))), byteSize(int64(m.cfg.MaxTagsBytes)))
+		return schemas.Errorf(schemas.CodeInvalidParams, "tags: %d bytes, at most %d (the server's --max-tags-bytes)",
+			len(tags), m.cfg.MaxTagsBytes)
 	}
 	if len(tags) > 0 && !isJSONObject(tags) {
 		return schemas.Errorf(schemas.CodeInvalidParams, "tags must be a JSON object")

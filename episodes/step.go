@@ -27,7 +27,7 @@ type effect struct {
 // episode, the finished trajectory.
 func (s *Session) step(ctx context.Context, m *Manager, a schemas.Action) (schemas.StepResult, *schemas.Trajectory, error) {
 	if s.isEnded() {
-		return schemas.StepResult{}, nil, fmt.Errorf("%w: %s", errEnded, s.id)
+		return schemas.StepResult{}, nil, fmt.Errorf("%w: %s", ErrEnded, s.id)
 	}
 	start, turn := m.now(), s.turn()+1
 	call, extra, kind, eff, err := s.act(ctx, m, a)

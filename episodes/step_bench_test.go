@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -19,7 +19,7 @@ import (
 // 64 steps; the reset of the next one is outside the timer.
 func BenchmarkStepFrame(b *testing.B) {
 	h := newHarness(b, options{})
-	d := episodes.NewDispatcher(h.mgr, schemas.Limits{})
+	d := rpc.NewDispatcher(h.mgr, schemas.Limits{})
 	ctx := context.Background()
 	var ep string
 	b.ReportAllocs()

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -105,8 +106,8 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	limits := s.limits()
 	limits.MaxFrameBytes = o.frameBytes
 	o.bounds.report(&limits)
-	srv := episodes.NewServer(ctx, episodes.ServerConfig{
-		Dispatcher: episodes.NewDispatcher(mgr, limits), Metrics: mgr.Metrics(),
+	srv := rpc.NewServer(ctx, rpc.ServerConfig{
+		Dispatcher: rpc.NewDispatcher(mgr, limits), Registry: mgr.Metrics().Registry,
 		Logger: log, Token: o.token, MaxFrameBytes: o.frameBytes,
 		MaxConnBytes: o.bounds.connBytes, StallTimeout: o.bounds.stallTimeout,
 		MaxReadingBytes: o.bounds.readingBytes, MaxConnections: o.bounds.connections,

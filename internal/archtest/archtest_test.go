@@ -24,8 +24,9 @@ var allowed = map[string][]string{
 	"examples/python": {}, // test-only: runs the Python client against a built server
 	"episodes/client": {mod + "schemas", "github.com/gorilla/websocket"},
 	"episodes": {mod + "env", mod + "env/sqltext", mod + "tools", mod + "reward", mod + "reward/judge",
-		mod + "schemas", "github.com/gorilla/websocket", "go.uber.org/zap", "github.com/prometheus/client_golang", mod + "episodes/trajlog",
-		"golang.org/x/sync/semaphore"},
+		mod + "schemas", "go.uber.org/zap", "github.com/prometheus/client_golang", mod + "episodes/trajlog"},
+	"episodes/rpc": {mod + "episodes", mod + "schemas", "github.com/gorilla/websocket", "go.uber.org/zap",
+		"github.com/prometheus/client_golang", "golang.org/x/sync/semaphore"},
 	"episodes/trajlog":         {mod + "schemas", "go.uber.org/zap"},
 	"episodes/trajlog/pgstore": {mod + "episodes/trajlog", mod + "schemas", "github.com/jackc/pgx/v5"},
 	"episodes/replay": {mod + "env", mod + "episodes", mod + "episodes/trajlog", mod + "reward", mod + "reward/judge",

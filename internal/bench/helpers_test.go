@@ -11,6 +11,7 @@ import (
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/examples/demo"
 	"github.com/sqlgym/sqlgym/internal/testserver"
@@ -63,7 +64,7 @@ func startServerLog(tb testing.TB, o serverOptions) (*testserver.Server, *env.Da
 		Judge:       judge.New(judge.Config{PredTimeout: 30 * time.Second, GoldTimeout: 30 * time.Second}),
 		Reward:      schemas.DefaultRewardSpec(),
 		MaxEpisodes: o.maxEpisodes,
-	}, testserver.Options{Server: func(c *episodes.ServerConfig) { c.Token = o.token }})
+	}, testserver.Options{Server: func(c *rpc.ServerConfig) { c.Token = o.token }})
 	tb.Cleanup(func() {
 		srv.Stop()
 		srv.Manager.Shutdown(context.Background()) // records the episodes left live

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -19,13 +20,13 @@ import (
 // Options adjust the server beyond the Manager's config.
 type Options struct {
 	Limits schemas.Limits               // what server.info reports
-	Server func(*episodes.ServerConfig) // changes the server's config before it starts
+	Server func(*rpc.ServerConfig) // changes the server's config before it starts
 }
 
 // Server is a running test server.
 type Server struct {
 	Manager *episodes.Manager
-	Server  *episodes.Server
+	Server  *rpc.Server
 	HTTP    *httptest.Server
 	URL     string // the WebSocket endpoint, ws://127.0.0.1:PORT/v1/ws
 	stop    func()
@@ -41,11 +42,11 @@ func Start(tb testing.TB, cfg episodes.Config, o Options) *Server {
 		tb.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	scfg := episodes.ServerConfig{Dispatcher: episodes.NewDispatcher(mgr, o.Limits), Metrics: mgr.Metrics()}
+	scfg := rpc.ServerConfig{Dispatcher: rpc.NewDispatcher(mgr, o.Limits), Registry: mgr.Metrics().Registry}
 	if o.Server != nil {
 		o.Server(&scfg)
 	}
-	srv := episodes.NewServer(ctx, scfg)
+	srv := rpc.NewServer(ctx, scfg)
 	hs := httptest.NewServer(srv.Handler())
 	s := &Server{Manager: mgr, Server: srv, HTTP: hs, URL: "ws" + strings.TrimPrefix(hs.URL, "http") + "/v1/ws"}
 	s.stop = sync.OnceFunc(func() {

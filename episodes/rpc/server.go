@@ -1,4 +1,4 @@
-package episodes
+package rpc
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
 )
@@ -21,7 +22,7 @@ import (
 // ServerConfig configures a Server. Zero values mean the defaults.
 type ServerConfig struct {
 	Dispatcher    *Dispatcher
-	Metrics       *Metrics
+	Registry      *prometheus.Registry // the manager's (Manager.Metrics().Registry): /metrics serves it, the transport's metrics join it
 	Logger        *zap.Logger
 	Token         string        // when set, /v1/ws and /v1/rpc need "Authorization: Bearer <Token>"
 	MaxFrameBytes int64         // largest frame or request body read (4 MiB)
@@ -89,6 +90,7 @@ type Server struct {
 	base     context.Context // steps run under it; cancelled by Close
 	cancel   context.CancelFunc
 	upgrader websocket.Upgrader
+	metrics  *metrics
 	reading  *readBudget  // bytes of messages being received
 	open     atomic.Int64 // WebSockets and HTTP RPC requests being served
 
@@ -105,7 +107,8 @@ func NewServer(ctx context.Context, cfg ServerConfig) *Server {
 	cfg.setDefaults()
 	s := &Server{cfg: cfg, conns: map[*wsConn]struct{}{}, reading: newReadBudget(cfg.MaxReadingBytes)}
 	s.base, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	cfg.Metrics.countReading(s.reading.inUse)
+	s.metrics = newMetrics(cfg.Registry)
+	countReading(cfg.Registry, s.reading.inUse)
 	s.upgrader = websocket.Upgrader{
 		// Reads reuse the HTTP server's 4 KiB buffer; a write buffer is
 		// taken from the pool only while a reply is being written, so an
@@ -122,7 +125,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /v1/ws", s.authorized(s.handleWS))
 	mux.HandleFunc("POST /v1/rpc", s.authorized(s.handleRPC))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
-	mux.Handle("GET /metrics", promhttp.HandlerFor(s.cfg.Metrics.Registry, promhttp.HandlerOpts{}))
+	mux.Handle("GET /metrics", promhttp.HandlerFor(s.cfg.Registry, promhttp.HandlerOpts{}))
 	return mux
 }
 
@@ -170,7 +173,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 func (s *Server) admitConn(w http.ResponseWriter) bool {
 	if s.open.Add(1) > int64(s.cfg.MaxConnections) {
 		s.open.Add(-1)
-		s.cfg.Metrics.refusedConns.Inc()
+		s.metrics.refusedConns.Inc()
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, fmt.Sprintf("too many connections: the server serves at most %d WebSockets and HTTP requests at once (its --max-connections)",
 			s.cfg.MaxConnections), http.StatusServiceUnavailable)

@@ -1,4 +1,4 @@
-package episodes
+package rpc
 
 import (
 	"context"
@@ -62,7 +62,7 @@ func handleStep(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schema
 	if err != nil {
 		return nil, nil, rpcError(err)
 	}
-	return func(ctx context.Context) (any, error) { return d.m.Step(ctx, st, p.Action) }, st.abandon, nil
+	return func(ctx context.Context) (any, error) { return d.m.Step(ctx, st, p.Action) }, st.Abandon, nil
 }
 
 func handleClose(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {
@@ -70,8 +70,8 @@ func handleClose(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schem
 	if e != nil {
 		return nil, nil, e
 	}
-	ct := d.m.enqueueClose(id)
-	return func(ctx context.Context) (any, error) { return d.m.closeQueued(ctx, id, ct) }, ct.abandon, nil
+	ct := d.m.EnqueueClose(id)
+	return func(ctx context.Context) (any, error) { return d.m.CloseQueued(ctx, id, ct) }, ct.Abandon, nil
 }
 
 func handleGet(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {

@@ -1,4 +1,4 @@
-package episodes
+package rpc
 
 import (
 	"context"
@@ -43,8 +43,8 @@ func (s *Server) serveConn(ws *websocket.Conn) {
 		return
 	}
 	defer s.untrack(c)
-	s.cfg.Metrics.connections.Inc()
-	defer s.cfg.Metrics.connections.Dec()
+	s.metrics.connections.Inc()
+	defer s.metrics.connections.Dec()
 
 	var writer sync.WaitGroup
 	writer.Go(c.writeLoop)
@@ -116,7 +116,7 @@ func (c *wsConn) waitForRoom(slots chan struct{}) bool {
 	if c.q.hasRoom() {
 		return true
 	}
-	c.s.cfg.Metrics.readPauses.Inc()
+	c.s.metrics.readPauses.Inc()
 	stall := c.s.cfg.StallTimeout
 	since := time.Now()
 	tick := time.NewTicker(stall / 4)
@@ -200,7 +200,7 @@ func (c *wsConn) readFailed(err error) {
 	var me *messageError
 	var ne net.Error
 	if errors.As(err, &me) && (errors.Is(err, errReadBudget) || errors.As(err, &ne) && ne.Timeout()) {
-		c.s.cfg.Metrics.slowMessages.Inc()
+		c.s.metrics.slowMessages.Inc()
 		c.s.cfg.Logger.Warn("closing a connection whose message did not arrive in time",
 			zap.String("remote", c.ws.RemoteAddr().String()), zap.Duration("limit", c.s.cfg.PongWait), zap.Error(err))
 		c.closeFrame(websocket.ClosePolicyViolation, "message not completed within "+c.s.cfg.PongWait.String())
@@ -212,7 +212,7 @@ func (c *wsConn) readFailed(err error) {
 // dropStalled closes a connection whose client has read nothing while
 // its replies waited at the limit.
 func (c *wsConn) dropStalled(queued int64, waited time.Duration) {
-	c.s.cfg.Metrics.stalledConns.Inc()
+	c.s.metrics.stalledConns.Inc()
 	c.s.cfg.Logger.Warn("closing a connection whose client reads nothing",
 		zap.String("remote", c.ws.RemoteAddr().String()), zap.Int64("queued_bytes", queued),
 		zap.Duration("stalled", waited), zap.Int64("max_conn_bytes", c.s.cfg.MaxConnBytes))

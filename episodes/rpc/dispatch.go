@@ -1,4 +1,4 @@
-package episodes
+package rpc
 
 import (
 	"bytes"
@@ -7,27 +7,29 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // Dispatcher turns JSON-RPC frames into manager calls and replies.
 type Dispatcher struct {
-	m      *Manager
-	limits schemas.Limits
+	m       *episodes.Manager
+	limits  schemas.Limits
+	metrics *metrics
 }
 
 // NewDispatcher returns a dispatcher over m; limits are what server.info
 // reports. The dispatcher enforces two of them: MaxBatch, the requests in
 // one batch, and MaxReplyBytes, the bytes of one reply frame (zero means
 // DefaultMaxBatch and DefaultMaxReplyBytes).
-func NewDispatcher(m *Manager, limits schemas.Limits) *Dispatcher {
+func NewDispatcher(m *episodes.Manager, limits schemas.Limits) *Dispatcher {
 	if limits.MaxBatch <= 0 {
 		limits.MaxBatch = DefaultMaxBatch
 	}
 	if limits.MaxReplyBytes <= 0 {
 		limits.MaxReplyBytes = DefaultMaxReplyBytes
 	}
-	return &Dispatcher{m: m, limits: limits}
+	return &Dispatcher{m: m, limits: limits, metrics: newMetrics(m.Metrics().Registry)}
 }
 
 // runFunc runs a prepared call and returns its result.
@@ -243,7 +245,7 @@ func (d *Dispatcher) run(ctx context.Context, p *prepared, budget *replyBudget) 
 
 func (d *Dispatcher) countError(e *schemas.Error) {
 	if e != nil {
-		d.m.metrics.rpcError(e.Code)
+		d.metrics.rpcError(e.Code)
 	}
 }
 
