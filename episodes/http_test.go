@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/episodes/client"
+	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

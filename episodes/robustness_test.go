@@ -11,8 +11,8 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/sqlgym/sqlgym/episodes"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/episodes/client"
+	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/schemas"
 )

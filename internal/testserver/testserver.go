@@ -12,14 +12,14 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/episodes"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/episodes/client"
+	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // Options adjust the server beyond the Manager's config.
 type Options struct {
-	Limits schemas.Limits               // what server.info reports
+	Limits schemas.Limits          // what server.info reports
 	Server func(*rpc.ServerConfig) // changes the server's config before it starts
 }
 
