@@ -52,3 +52,7 @@ func (d *Dataset) Draw(seed int64) *Task {
 	r := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
 	return &d.Tasks[r.IntN(len(d.Tasks))]
 }
+
+// DBKey names the database db_id of the dataset among every served
+// dataset's: "dataset/db_id". The judge caches gold results under it.
+func (d *Dataset) DBKey(dbID string) string { return d.Name + "/" + dbID }

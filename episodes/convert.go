@@ -15,6 +15,6 @@ func toolError(qe *env.QueryError) *schemas.ToolError {
 func metaOf(rs *env.ResultSet) *schemas.ResultMeta {
 	return &schemas.ResultMeta{
 		Columns: rs.Columns, RowCount: len(rs.Rows), Truncated: rs.Truncated,
-		ElapsedMS: ms(rs.Elapsed),
+		ElapsedMS: schemas.Milliseconds(rs.Elapsed),
 	}
 }

@@ -38,7 +38,7 @@ type Session struct {
 func newSession(id string, task *env.Task, ds *env.Dataset, db env.DB, spec schemas.RewardSpec,
 	format string, maxTurns int, prompt []schemas.Message, tags json.RawMessage, version string, now time.Time) *Session {
 	s := &Session{
-		id: id, task: task, db: db, dbKey: ds.Name + "/" + task.DBID,
+		id: id, task: task, db: db, dbKey: ds.DBKey(task.DBID),
 		maxTurns: maxTurns, format: format, spec: spec, queue: newStepQueue(),
 		ledger: reward.NewLedger(spec), seen: map[string]bool{},
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/sqlgym/sqlgym/env/sqltext"
 	"github.com/sqlgym/sqlgym/reward"
@@ -56,7 +55,7 @@ func (s *Session) step(ctx context.Context, m *Manager, a schemas.Action) (schem
 	rec := schemas.StepRecord{
 		Turn: turn, Action: a, Tool: call.Name, Arguments: call.Arguments,
 		Observation: content, Error: eff.err, ResultMeta: eff.meta, Reward: r,
-		RewardComponents: comps, Outcome: outcome, ElapsedMS: ms(now.Sub(start)), At: now,
+		RewardComponents: comps, Outcome: outcome, ElapsedMS: schemas.Milliseconds(now.Sub(start)), At: now,
 	}
 	ended := s.appendStep(rec, outcome, now)
 	if err := m.cfg.Recorder.Step(ctx, s.id, &rec); err != nil {
@@ -183,5 +182,3 @@ func callKey(name string, args any) string {
 	b, _ := json.Marshal(args)
 	return name + "\x00" + string(b)
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

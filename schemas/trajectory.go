@@ -52,3 +52,7 @@ type ResultMeta struct {
 	Truncated bool     `json:"truncated"`
 	ElapsedMS float64  `json:"elapsed_ms"`
 }
+
+// Milliseconds is d in milliseconds, to the microsecond, as every
+// *_ms field of the wire and the records has it.
+func Milliseconds(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

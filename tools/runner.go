@@ -126,7 +126,7 @@ func (r *Runner) resultInfo(rs *env.ResultSet) *schemas.ResultInfo {
 		Rows:      JSONRows(rows),
 		RowCount:  len(rows),
 		Truncated: rs.Truncated || len(rs.Rows) > len(rows),
-		ElapsedMS: float64(rs.Elapsed.Microseconds()) / 1000,
+		ElapsedMS: schemas.Milliseconds(rs.Elapsed),
 	}
 }
 

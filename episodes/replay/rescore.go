@@ -119,7 +119,7 @@ func (r *Rescorer) judge(ctx context.Context, taskID string, st *schemas.StepRec
 	if err != nil {
 		return judge.Verdict{}, fmt.Errorf("judge step %d again: %w", st.Turn, err)
 	}
-	v, err := r.cfg.Judge.Judge(ctx, db, ds.Name+"/"+task.DBID, task, args.SQL, r.cfg.Spec)
+	v, err := r.cfg.Judge.Judge(ctx, db, ds.DBKey(task.DBID), task, args.SQL, r.cfg.Spec)
 	if err != nil {
 		return judge.Verdict{}, fmt.Errorf("judge step %d again: %w", st.Turn, err)
 	}

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"sync/atomic"
 	"time"
+
+	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // subBuckets is how many buckets split each power of two: a recorded
@@ -99,4 +101,4 @@ func (h *histogram) summary() Latency {
 	}
 }
 
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+func ms(d time.Duration) float64 { return schemas.Milliseconds(d) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/reward"
@@ -68,7 +67,7 @@ func Evaluate(ctx context.Context, ds *env.Dataset, items []Item, cfg Config) ([
 		if err != nil {
 			return fmt.Errorf("evaluate %s: %w", t.ID, err)
 		}
-		v, err := cfg.Judge.Judge(ctx, db, ds.Name+"/"+t.DBID, t, items[i].Prediction.SQL, cfg.Spec)
+		v, err := cfg.Judge.Judge(ctx, db, ds.DBKey(t.DBID), t, items[i].Prediction.SQL, cfg.Spec)
 		if err != nil {
 			return fmt.Errorf("evaluate %s: %w", t.ID, err)
 		}
@@ -86,7 +85,7 @@ func newRecord(i int, t *env.Task, v judge.Verdict, spec schemas.RewardSpec) Rec
 	r := Record{
 		Index: i, TaskID: t.ID, DBID: t.DBID, Difficulty: t.Difficulty,
 		Outcome: v.Outcome, Correct: v.Outcome == schemas.OutcomeCorrect,
-		PredMS: millis(v.PredElapsed), GoldMS: millis(v.GoldElapsed), GoldEmpty: v.GoldEmpty,
+		PredMS: schemas.Milliseconds(v.PredElapsed), GoldMS: schemas.Milliseconds(v.GoldElapsed), GoldEmpty: v.GoldEmpty,
 	}
 	switch {
 	case v.PredErr != nil:
@@ -97,9 +96,4 @@ func newRecord(i int, t *env.Task, v judge.Verdict, spec schemas.RewardSpec) Rec
 	final := v.Final()
 	_, r.Reward = reward.NewLedger(spec).Step(reward.TurnNone, &final)
 	return r
-}
-
-// millis is d in milliseconds, to the microsecond.
-func millis(d time.Duration) float64 {
-	return float64(d.Microseconds()) / 1000
 }
