@@ -162,17 +162,7 @@ func (j *Job) Run(ctx context.Context) []byte {
 			"invalid request: the batch's ids alone would fill the %s reply budget (the server's --max-reply-bytes)",
 			byteSize(j.d.limits.MaxReplyBytes))})
 	}
-	replies := make([][]byte, len(j.calls))
-	var wg sync.WaitGroup
-	running := make(chan struct{}, batchParallel)
-	for i := range j.calls {
-		running <- struct{}{} // in order, so a step never waits for one of its episode's that has not started
-		wg.Go(func() {
-			defer func() { <-running }()
-			replies[i] = j.d.run(ctx, &j.calls[i], budget)
-		})
-	}
-	wg.Wait()
+	replies := j.runCalls(ctx, budget)
 	var out [][]byte
 	for _, r := range replies {
 		if r != nil {
@@ -186,6 +176,28 @@ func (j *Job) Run(ctx context.Context) []byte {
 		return out[0]
 	}
 	return joinArray(out)
+}
+
+// runCalls runs the job's calls and returns their replies, in order. A
+// lone request runs on the caller's goroutine; a batch's calls start in
+// order, at most batchParallel at a time.
+func (j *Job) runCalls(ctx context.Context, budget *replyBudget) [][]byte {
+	replies := make([][]byte, len(j.calls))
+	if len(j.calls) == 1 {
+		replies[0] = j.d.run(ctx, &j.calls[0], budget)
+		return replies
+	}
+	var wg sync.WaitGroup
+	running := make(chan struct{}, batchParallel)
+	for i := range j.calls {
+		running <- struct{}{} // in order, so a step never waits for one of its episode's that has not started
+		wg.Go(func() {
+			defer func() { <-running }()
+			replies[i] = j.d.run(ctx, &j.calls[i], budget)
+		})
+	}
+	wg.Wait()
+	return replies
 }
 
 // reserve is the room the job's replies keep for errors: every call's id
