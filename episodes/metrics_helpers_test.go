@@ -2,9 +2,10 @@ package episodes_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 )
 
 // metric returns the value of the metric named name (summed over its
@@ -33,21 +34,13 @@ func metric(tb testing.TB, reg *prometheus.Registry, name string) float64 {
 }
 
 // waitMetric waits until cond holds for the metric's value, failing the
-// test after 20 s: tests wait for events the server reports, never sleep.
+// test after waitfor.Timeout: tests wait for events the server reports,
+// never sleep.
 func waitMetric(tb testing.TB, reg *prometheus.Registry, name string, cond func(float64) bool) float64 {
 	tb.Helper()
-	deadline := time.After(20 * time.Second)
-	poll := time.NewTicker(5 * time.Millisecond)
-	defer poll.Stop()
-	for {
-		v := metric(tb, reg, name)
-		if cond(v) {
-			return v
-		}
-		select {
-		case <-deadline:
-			tb.Fatalf("metric %s is still %v after 20 s", name, v)
-		case <-poll.C:
-		}
+	var v float64
+	if !waitfor.Within(waitfor.Timeout, func() bool { v = metric(tb, reg, name); return cond(v) }) {
+		tb.Fatalf("metric %s is still %v after %s", name, v, waitfor.Timeout)
 	}
+	return v
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -111,15 +112,9 @@ func (h *harness) metrics(t *testing.T) map[string]float64 {
 // waitMetrics scrapes /metrics until ok holds of them.
 func (h *harness) waitMetrics(t *testing.T, ok func(map[string]float64) bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		m := h.metrics(t)
-		if ok(m) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("metrics never got there: in use %v, waits %v",
-				m["sqlgym_db_connections_in_use"], m["sqlgym_db_pool_wait_total"])
-		}
-		time.Sleep(5 * time.Millisecond)
+	var m map[string]float64
+	if !waitfor.Within(waitfor.Timeout, func() bool { m = h.metrics(t); return ok(m) }) {
+		t.Fatalf("metrics never got there: in use %v, waits %v",
+			m["sqlgym_db_connections_in_use"], m["sqlgym_db_pool_wait_total"])
 	}
 }

@@ -9,12 +9,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"go.uber.org/goleak"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/internal/spiderdev"
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -217,13 +217,7 @@ func TestSchemaCacheBounded(t *testing.T) {
 // waitFor waits until cond holds, failing t after a deadline.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond) // polling an observable counter, not timing the test
-	}
+	waitfor.Until(t, what, cond)
 }
 
 func (c *schemaCache) waiters() int {

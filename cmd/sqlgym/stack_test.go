@@ -10,6 +10,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
 )
@@ -82,12 +83,9 @@ func holdWithRunaway(t *testing.T, catalog *env.Catalog, db env.DB) func() {
 			env.Limits{Timeout: time.Minute})
 	}()
 	stop := func() { cancel(); <-done }
-	for deadline := time.Now().Add(10 * time.Second); catalog.PoolStats().InUse < 1; {
-		if time.Now().After(deadline) {
-			stop()
-			t.Fatal("the runaway never took a connection")
-		}
-		time.Sleep(time.Millisecond)
+	if !waitfor.Within(waitfor.Timeout, func() bool { return catalog.PoolStats().InUse >= 1 }) {
+		stop()
+		t.Fatal("the runaway never took a connection")
 	}
 	return stop
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/mattn/go-sqlite3"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 )
 
 // endless never ends on its own: only a timeout or a cancel stops it.
@@ -49,11 +50,8 @@ func startRunaway(t *testing.T, e *Engine, d env.DB, inUse int) <-chan struct{} 
 // waitStats waits until the engine's statistics satisfy ok.
 func waitStats(t *testing.T, e *Engine, ok func(env.PoolStats) bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !ok(e.PoolStats()); {
-		if time.Now().After(deadline) {
-			t.Fatalf("pool statistics never got there: %+v", e.PoolStats())
-		}
-		time.Sleep(time.Millisecond)
+	if !waitfor.Within(waitfor.Timeout, func() bool { return ok(e.PoolStats()) }) {
+		t.Fatalf("pool statistics never got there: %+v", e.PoolStats())
 	}
 }
 

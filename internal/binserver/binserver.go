@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 )
 
 // Build builds cmd/sqlgym into a temporary directory and returns its path.
@@ -153,20 +155,11 @@ func (b *LockedBuffer) String() string {
 	return b.buf.String()
 }
 
-// WaitLog waits until the server's log holds text, for at most 30 s, and
+// WaitLog waits until the server's log holds text, for at most
+// waitfor.Timeout, and
 // reports whether it does: the log is copied from the process's stderr
 // by a goroutine of its own, so a line written before the server said
 // where it listens may arrive after.
 func (p *Process) WaitLog(text string) bool {
-	deadline := time.After(30 * time.Second)
-	poll := time.NewTicker(10 * time.Millisecond)
-	defer poll.Stop()
-	for !strings.Contains(p.Stderr.String(), text) {
-		select {
-		case <-deadline:
-			return false
-		case <-poll.C:
-		}
-	}
-	return true
+	return waitfor.Within(waitfor.Timeout, func() bool { return strings.Contains(p.Stderr.String(), text) })
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -33,12 +34,7 @@ func TestWaitingForAConnectionIsATimeout(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); db.Query(runCtx, forever, env.Limits{Timeout: time.Minute}) }()
 	defer func() { stop(); <-done }()
-	for deadline := time.Now().Add(10 * time.Second); eng.PoolStats().InUse < 1; {
-		if time.Now().After(deadline) {
-			t.Fatal("the runaway never took the connection")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitfor.Until(t, "the runaway to take the connection", func() bool { return eng.PoolStats().InUse >= 1 })
 
 	j := New(Config{PredTimeout: 50 * time.Millisecond, GoldTimeout: 50 * time.Millisecond})
 	byRows := &env.Task{GoldRows: [][]any{{int64(1)}}}
