@@ -12,6 +12,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes/client"
+	"github.com/sqlgym/sqlgym/internal/binserver"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -109,7 +110,7 @@ func TestServeSkipDBCheck(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	out := &signalWriter{ready: make(chan struct{}), want: "/v1/ws\n"}
-	var stderr syncBuffer
+	var stderr binserver.LockedBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--dataset", "bad=spider:" + dir,

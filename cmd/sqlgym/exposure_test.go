@@ -13,6 +13,8 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
+
+	"github.com/sqlgym/sqlgym/internal/binserver"
 )
 
 // clearAuthEnv keeps the process environment out of serve's auth flags.
@@ -125,7 +127,7 @@ func TestServeOnLoopbackNeedsNoToken(t *testing.T) {
 	for _, addr := range []string{"127.0.0.1:0", "localhost:0"} {
 		ctx, cancel := context.WithCancel(context.Background())
 		out := &signalWriter{ready: make(chan struct{}), want: "serving"}
-		var stderr syncBuffer
+		var stderr binserver.LockedBuffer
 		done := make(chan error, 1)
 		go func() {
 			done <- run(ctx, []string{"serve", "--addr", addr, "--data-dir", t.TempDir(), "--shutdown-grace", "5s"}, out, &stderr)
@@ -164,22 +166,4 @@ func (w *signalWriter) Write(p []byte) (int, error) {
 		close(w.ready)
 	}
 	return len(p), nil
-}
-
-// syncBuffer is a bytes.Buffer safe for a logger and a test at once.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
