@@ -124,7 +124,7 @@ func checkSQL(name string, args any) *schemas.ToolError {
 	default:
 		return nil
 	}
-	if len(sqltext.Statements(sql)) == 0 {
+	if sqltext.Empty(sql) {
 		return argError("%s: the argument \"sql\" is empty; give one SQL statement", name)
 	}
 	return nil

@@ -10,8 +10,8 @@ func Statements(sql string) []string {
 	var b strings.Builder
 	substantive := false
 	flush := func() {
-		if substantive {
-			out = append(out, strings.TrimSpace(b.String()))
+		if st := strings.TrimSpace(b.String()); substantive && st != "" {
+			out = append(out, st) // a statement of Unicode spaces alone is none
 		}
 		b.Reset()
 		substantive = false
@@ -86,4 +86,18 @@ func Normalize(sql string) string {
 		parts = parts[:len(parts)-1]
 	}
 	return strings.Join(parts, " ")
+}
+
+// Empty reports whether sql holds no statement: nothing but white space,
+// comments and semicolons. It is len(Statements(sql)) == 0 without
+// building the statements.
+func Empty(sql string) bool {
+	for i := 0; i < len(sql); {
+		k, n := next(sql[i:])
+		if k != Space && k != Comment && k != Semicolon && strings.TrimSpace(sql[i:i+n]) != "" {
+			return false
+		}
+		i += n
+	}
+	return true
 }

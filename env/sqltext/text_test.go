@@ -32,6 +32,14 @@ func TestStatements(t *testing.T) {
 		if got := Statements(tt.sql); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("Statements(%q) = %q, want %q", tt.sql, got, tt.want)
 		}
+		if got := Empty(tt.sql); got != (len(tt.want) == 0) {
+			t.Errorf("Empty(%q) = %v, want %v", tt.sql, got, len(tt.want) == 0)
+		}
+	}
+	for _, sql := range []string{";", " ; ;\n", "/* c */ ;", "-- a\n;-- b"} {
+		if !Empty(sql) || len(Statements(sql)) != 0 {
+			t.Errorf("Empty(%q) = %v, Statements = %q; want true and none", sql, Empty(sql), Statements(sql))
+		}
 	}
 }
 
@@ -112,6 +120,9 @@ func FuzzTokens(f *testing.F) {
 			if len(Statements(st)) != 1 {
 				t.Fatalf("statement %q of %q splits again", st, sql)
 			}
+		}
+		if Empty(sql) != (len(Statements(sql)) == 0) {
+			t.Fatalf("Empty(%q) = %v, but Statements gives %q", sql, Empty(sql), Statements(sql))
 		}
 	})
 }
