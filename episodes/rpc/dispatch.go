@@ -89,11 +89,11 @@ func failed(code int, msg string) prepared {
 
 // prepare checks one request and binds it to its handler.
 func (d *Dispatcher) prepare(raw []byte) prepared {
-	if !json.Valid(raw) {
-		return failed(schemas.CodeParseError, "parse error: the frame is not valid JSON")
-	}
 	var req schemas.Request
 	if err := json.Unmarshal(raw, &req); err != nil || bytes.TrimSpace(raw)[0] != '{' {
+		if err != nil && !json.Valid(raw) { // scanned a second time only when it failed
+			return failed(schemas.CodeParseError, "parse error: the frame is not valid JSON")
+		}
 		return failed(schemas.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 request object")
 	}
 	p := prepared{id: req.ID, method: req.Method, notify: req.IsNotification()}
