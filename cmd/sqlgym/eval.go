@@ -44,7 +44,7 @@ func (f *evalFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.rewardFile, "reward", "", "reward spec `file` (JSON, merged over the defaults): the match mode and the reward of each verdict")
 	fs.DurationVar(&f.goldTimeout, "gold-timeout", 30*time.Second, "time limit of a gold query, timed apart from the prediction")
 	fs.DurationVar(&f.submitTimeout, "submit-timeout", 30*time.Second, "time limit of a predicted query")
-	fs.IntVar(&f.maxLineBytes, "max-line-bytes", evaluate.DefaultMaxLineBytes, "longest line of a predictions file (a BIRD file: longest key or value); a longer one is refused where it is met")
+	bytesVar(fs, &f.maxLineBytes, "max-line-bytes", evaluate.DefaultMaxLineBytes, "longest line of a predictions file (a BIRD file: longest key or value); a longer one is refused where it is met")
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {

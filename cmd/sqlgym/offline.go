@@ -29,7 +29,7 @@ func registerOffline(fs *flag.FlagSet, s *stackFlags) {
 	fs.DurationVar(&s.submitTimeout, "submit-timeout", 30*time.Second, "time limit of a submitted query when it is scored (as serve ran)")
 	fs.DurationVar(&s.goldTimeout, "gold-timeout", 30*time.Second, "time limit of a gold query (as serve ran)")
 	fs.IntVar(&s.rowLimit, "row-limit", 50, "rows of a result shown to the model (as serve ran)")
-	fs.IntVar(&s.observationBytes, "observation-bytes", 8192, "largest observation text shown to the model (as serve ran)")
+	bytesVar(fs, &s.observationBytes, "observation-bytes", 8192, "largest observation text shown to the model (as serve ran)")
 	s.registerDBPool(fs)
 	s.maxTurns = 8 // episodes carry their own turn budget
 }

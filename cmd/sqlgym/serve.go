@@ -45,7 +45,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.BoolVar(&f.insecure, "insecure", false, "serve without --token on a non-loopback --addr (logged as a warning)")
 	fs.IntVar(&f.server.maxEpisodes, "max-episodes", 4096, "live episodes at once; more resets get error -32003")
 	fs.DurationVar(&f.server.idleTimeout, "idle-timeout", 10*time.Minute, "idle time after which an episode is abandoned")
-	fs.Int64Var(&f.server.frameBytes, "max-frame-bytes", 4<<20, "largest WebSocket frame or HTTP body accepted")
+	bytesVar(fs, &f.server.frameBytes, "max-frame-bytes", 4<<20, "largest WebSocket frame or HTTP body accepted")
 	fs.DurationVar(&f.server.grace, "shutdown-grace", 30*time.Second, "how long shutdown waits for running steps")
 	f.server.bounds.register(fs)
 	fs.StringVar(&f.logFormat, "log-format", "console", "log format: json or console")

@@ -51,8 +51,8 @@ func (s *stackFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&s.submitTimeout, "submit-timeout", 30*time.Second, "time limit of a submitted query when it is scored")
 	fs.DurationVar(&s.goldTimeout, "gold-timeout", 30*time.Second, "time limit of a gold query, timed apart from the submission")
 	fs.IntVar(&s.rowLimit, "row-limit", 50, "rows of a result shown to the model")
-	fs.IntVar(&s.observationBytes, "observation-bytes", 8192, "largest observation text shown to the model")
-	fs.IntVar(&s.schemaCacheBytes, "schema-cache-bytes", tools.DefaultSchemaCacheBytes,
+	bytesVar(fs, &s.observationBytes, "observation-bytes", 8192, "largest observation text shown to the model")
+	bytesVar(fs, &s.schemaCacheBytes, "schema-cache-bytes", tools.DefaultSchemaCacheBytes,
 		"bytes of inspect_schema text kept per database, read once and shown again (0: keep none, read the catalog on every call)")
 	s.dbCheck.register(fs)
 	s.registerDBPool(fs)
