@@ -208,16 +208,20 @@ func TestUnfinishedMessagesShareABoundedBudget(t *testing.T) {
 	var wg sync.WaitGroup
 	var peak float64
 	stop := make(chan struct{})
-	wg.Go(func() {
+	wg.Go(func() { // samples the budget in use until the requests are answered
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
 		for {
 			peak = max(peak, metric(t, reg, "sqlgym_reading_bytes"))
 			select {
 			case <-stop:
 				return
-			default:
+			case <-tick.C:
 			}
 		}
 	})
+	stopSampling := sync.OnceFunc(func() { close(stop); wg.Wait() })
+	defer stopSampling()
 	honest := h.dial()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -227,8 +231,7 @@ func TestUnfinishedMessagesShareABoundedBudget(t *testing.T) {
 		t.Fatalf("a small request among unfinished messages: %v, answered after %v of them were cut; want at once", smallErr, cutBefore)
 	}
 	_, largeErr := honest.Step(ctx, ep.EpisodeID, execSQL("SELECT '"+strings.Repeat("p", 120<<10)+"'"))
-	close(stop)
-	wg.Wait()
+	stopSampling()
 	if largeErr != nil {
 		t.Fatalf("a 120 KB request while unfinished messages hold the budget: %v", largeErr)
 	}

@@ -105,18 +105,13 @@ func TestBenchURLGold(t *testing.T) {
 // while use runs.
 func withServer(t *testing.T, args []string, use func(url string)) {
 	t.Helper()
-	fs := newFlagSet("serve", &strings.Builder{})
-	var s stackFlags
-	s.register(fs)
-	if err := parseFlags(fs, args); err != nil {
-		t.Fatal(err)
-	}
+	s := parseStack(t, args...)
 	log, err := newLogger("console", "error", &strings.Builder{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts := serverOpts{maxEpisodes: 256, idleTimeout: time.Minute, frameBytes: 1 << 20, grace: time.Second}
-	err = serveLoopback(context.Background(), &s, opts, log, func(url string, _ *stack) error {
+	err = serveLoopback(context.Background(), s, opts, log, func(url string, _ *stack) error {
 		use(url)
 		return nil
 	})

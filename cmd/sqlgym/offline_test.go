@@ -25,19 +25,14 @@ import (
 // stops the server, which records what it had.
 func serveAndDrive(t *testing.T, args []string, drive func(c *client.Client)) {
 	t.Helper()
-	fs := newFlagSet("serve", &strings.Builder{})
-	var s stackFlags
-	s.register(fs)
-	if err := parseFlags(fs, args); err != nil {
-		t.Fatal(err)
-	}
+	s := parseStack(t, args...)
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	urls, done := make(chan string, 1), make(chan error, 1)
 	opts := serverOpts{maxEpisodes: 256, idleTimeout: time.Hour, frameBytes: 4 << 20, grace: 5 * time.Second}
 	listen := func() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
 	go func() {
-		done <- runServer(ctx, &s, opts, zap.NewNop(), listen, func(_ *stack, ln net.Listener) {
+		done <- runServer(ctx, s, opts, zap.NewNop(), listen, func(_ *stack, ln net.Listener) {
 			urls <- "ws://" + ln.Addr().String() + "/v1/ws"
 		})
 	}()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -21,19 +20,14 @@ import (
 // logs; the server stops with the test.
 func serveObserved(t *testing.T, args []string) (string, *observer.ObservedLogs) {
 	t.Helper()
-	fs := newFlagSet("serve", &strings.Builder{})
-	var s stackFlags
-	s.register(fs)
-	if err := parseFlags(fs, args); err != nil {
-		t.Fatal(err)
-	}
+	s := parseStack(t, args...)
 	core, logs := observer.New(zapcore.InfoLevel)
 	ctx, stop := context.WithCancel(context.Background())
 	urls, done := make(chan string, 1), make(chan error, 1)
 	opts := serverOpts{maxEpisodes: 256, idleTimeout: time.Hour, frameBytes: 4 << 20, grace: 5 * time.Second}
 	listen := func() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
 	go func() {
-		done <- runServer(ctx, &s, opts, zap.New(core), listen, func(_ *stack, ln net.Listener) {
+		done <- runServer(ctx, s, opts, zap.New(core), listen, func(_ *stack, ln net.Listener) {
 			urls <- "ws://" + ln.Addr().String() + "/v1/ws"
 		})
 	}()
