@@ -9,7 +9,10 @@
 // imports only the standard library, so every layer may use it.
 package sqltext
 
-import "strings"
+import (
+	"iter"
+	"strings"
+)
 
 // Kind is the kind of a token.
 type Kind int
@@ -36,12 +39,26 @@ type Token struct {
 // An unterminated string, identifier or comment runs to the end of sql.
 func Tokens(sql string) []Token {
 	out := make([]Token, 0, len(sql)/3+1) // SQL runs about three bytes a token: one allocation, not one per doubling
-	for i := 0; i < len(sql); {
-		k, n := next(sql[i:])
-		out = append(out, Token{Kind: k, Text: sql[i : i+n]})
-		i += n
+	for t := range All(sql) {
+		out = append(out, t)
 	}
 	return out
+}
+
+// All yields the tokens of sql in order, as Tokens returns them, without
+// building a slice: the questions asked on every step (how many
+// statements, which keyword leads, the normalized text) read the tokens
+// once and allocate nothing for them.
+func All(sql string) iter.Seq[Token] {
+	return func(yield func(Token) bool) {
+		for i := 0; i < len(sql); {
+			k, n := next(sql[i:])
+			if !yield(Token{Kind: k, Text: sql[i : i+n]}) {
+				return
+			}
+			i += n
+		}
+	}
 }
 
 // next returns the kind and byte length of the token at the start of s.

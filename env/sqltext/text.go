@@ -4,36 +4,36 @@ import "strings"
 
 // Statements splits sql at its top-level semicolons and returns the
 // statements that hold more than white space and comments, each without
-// its semicolon.
+// its semicolon. Each statement is a substring of sql: nothing is copied.
 func Statements(sql string) []string {
 	var out []string
-	var b strings.Builder
-	substantive := false
-	flush := func() {
-		if st := strings.TrimSpace(b.String()); substantive && st != "" {
+	start, substantive := 0, false
+	flush := func(end int) {
+		if st := strings.TrimSpace(sql[start:end]); substantive && st != "" {
 			out = append(out, st) // a statement of Unicode spaces alone is none
 		}
-		b.Reset()
 		substantive = false
 	}
-	for _, t := range Tokens(sql) {
-		if t.Kind == Semicolon {
-			flush()
-			continue
-		}
-		if t.Kind != Space && t.Kind != Comment {
+	at := 0
+	for t := range All(sql) {
+		switch t.Kind {
+		case Semicolon:
+			flush(at)
+			start = at + len(t.Text)
+		case Space, Comment:
+		default:
 			substantive = true
 		}
-		b.WriteString(t.Text)
+		at += len(t.Text)
 	}
-	flush()
+	flush(len(sql))
 	return out
 }
 
 // FirstKeyword returns the first word of sql in upper case, skipping white
 // space, comments and opening parentheses; "" if there is none.
 func FirstKeyword(sql string) string {
-	for _, t := range Tokens(sql) {
+	for t := range All(sql) {
 		switch {
 		case t.Kind == Space || t.Kind == Comment || t.Text == "(":
 			continue
@@ -58,7 +58,8 @@ func HasOrderBy(sql string) bool {
 // identifiers and comments are left alone.
 func StripDistinct(sql string) string {
 	var b strings.Builder
-	for _, t := range Tokens(sql) {
+	b.Grow(len(sql))
+	for t := range All(sql) {
 		if t.Kind == Word && strings.EqualFold(t.Text, "distinct") {
 			continue
 		}
@@ -69,23 +70,48 @@ func StripDistinct(sql string) string {
 
 // Normalize returns sql with comments dropped, white space collapsed to
 // single spaces, words in lower case and a trailing semicolon removed, so
-// two spellings of the same statement compare equal.
+// two spellings of the same statement compare equal. It builds the result
+// in one allocation: the repeat check calls it on every SQL step.
 func Normalize(sql string) string {
-	var parts []string
-	for _, t := range Tokens(sql) {
+	var b strings.Builder
+	b.Grow(len(sql))
+	keep := 0 // the length of b up to its last token other than ";"
+	for t := range All(sql) {
 		switch t.Kind {
 		case Space, Comment:
 			continue
-		case Word:
-			parts = append(parts, strings.ToLower(t.Text))
-		default:
-			parts = append(parts, t.Text)
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if t.Kind == Word {
+			writeLower(&b, t.Text)
+		} else {
+			b.WriteString(t.Text)
+		}
+		if t.Kind != Semicolon {
+			keep = b.Len()
 		}
 	}
-	for len(parts) > 0 && parts[len(parts)-1] == ";" {
-		parts = parts[:len(parts)-1]
+	return b.String()[:keep]
+}
+
+// writeLower writes word to b in lower case, as strings.ToLower would,
+// without an intermediate string when word is ASCII.
+func writeLower(b *strings.Builder, word string) {
+	for i := 0; i < len(word); i++ {
+		if word[i] >= 0x80 {
+			b.WriteString(strings.ToLower(word))
+			return
+		}
 	}
-	return strings.Join(parts, " ")
+	for i := 0; i < len(word); i++ {
+		c := word[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
 }
 
 // Empty reports whether sql holds no statement: nothing but white space,

@@ -2,6 +2,7 @@ package sqltext
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -125,4 +126,76 @@ func FuzzTokens(f *testing.F) {
 			t.Fatalf("Empty(%q) = %v, but Statements gives %q", sql, Empty(sql), Statements(sql))
 		}
 	})
+}
+
+// FuzzAgainstTokens checks the functions that read tokens one by one
+// against the same questions answered over the Tokens slice, the plain way.
+func FuzzAgainstTokens(f *testing.F) {
+	for _, s := range []string{"SELECT  a\n FROM T -- x\n;;", "a;;b ; ", "SELECT 'A' ;x;", "ÉCOLE ; Ä", "/* ; */ ;", ";"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		if got, want := Normalize(sql), normalizePlain(sql); got != want {
+			t.Fatalf("Normalize(%q) = %q, want %q", sql, got, want)
+		}
+		if got, want := Statements(sql), statementsPlain(sql); !slices.Equal(got, want) {
+			t.Fatalf("Statements(%q) = %q, want %q", sql, got, want)
+		}
+	})
+}
+
+func TestNormalizeMatchesThePlainWay(t *testing.T) {
+	for _, sql := range []string{"SELECT  a\n FROM T -- x\n;;", "a ; ; b ;", "SELECT Ünïcode FROM \"T\"", "", ";;", "select 1;\n"} {
+		if got, want := Normalize(sql), normalizePlain(sql); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", sql, got, want)
+		}
+		if got, want := Statements(sql), statementsPlain(sql); !slices.Equal(got, want) {
+			t.Errorf("Statements(%q) = %q, want %q", sql, got, want)
+		}
+	}
+}
+
+// normalizePlain is Normalize written over the Tokens slice.
+func normalizePlain(sql string) string {
+	var parts []string
+	for _, t := range Tokens(sql) {
+		switch t.Kind {
+		case Space, Comment:
+			continue
+		case Word:
+			parts = append(parts, strings.ToLower(t.Text))
+		default:
+			parts = append(parts, t.Text)
+		}
+	}
+	for len(parts) > 0 && parts[len(parts)-1] == ";" {
+		parts = parts[:len(parts)-1]
+	}
+	return strings.Join(parts, " ")
+}
+
+// statementsPlain is Statements written over the Tokens slice.
+func statementsPlain(sql string) []string {
+	var out []string
+	var b strings.Builder
+	substantive := false
+	flush := func() {
+		if st := strings.TrimSpace(b.String()); substantive && st != "" {
+			out = append(out, st)
+		}
+		b.Reset()
+		substantive = false
+	}
+	for _, t := range Tokens(sql) {
+		if t.Kind == Semicolon {
+			flush()
+			continue
+		}
+		if t.Kind != Space && t.Kind != Comment {
+			substantive = true
+		}
+		b.WriteString(t.Text)
+	}
+	flush()
+	return out
 }
