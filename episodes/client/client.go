@@ -105,11 +105,11 @@ func (c *Client) deliver(r *response) {
 // nil). A JSON-RPC error comes back as a *schemas.Error.
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
 	id := strconv.FormatInt(c.nextID.Add(1), 10)
-	raw, err := json.Marshal(params)
+	raw, err := schemas.Marshal(params)
 	if err != nil {
 		return fmt.Errorf("%s: encode params: %w", method, err)
 	}
-	frame, _ := json.Marshal(schemas.Request{JSONRPC: "2.0", ID: json.RawMessage(id), Method: method, Params: raw})
+	frame, _ := schemas.Marshal(schemas.Request{JSONRPC: "2.0", ID: json.RawMessage(id), Method: method, Params: raw})
 	ch := make(chan *response, 1)
 	c.mu.Lock()
 	c.pending[id] = ch

@@ -279,7 +279,7 @@ func joinArray(items [][]byte) []byte {
 }
 
 func encode(v any) []byte {
-	b, err := json.Marshal(v)
+	b, err := schemas.Marshal(v)
 	if err != nil {
 		b, _ = json.Marshal(&schemas.Response{JSONRPC: "2.0", ID: schemas.NullID,
 			Error: &schemas.Error{Code: schemas.CodeInternal, Message: "internal error: encode reply: " + err.Error()}})

@@ -3,7 +3,6 @@ package trajlog
 import (
 	"bufio"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -48,7 +47,7 @@ const (
 // encoding/json escapes control characters and compacts raw messages, so
 // the JSON holds no newline.
 func encodeLine(ev *event) ([]byte, error) {
-	b, err := json.Marshal(ev)
+	b, err := schemas.Marshal(ev)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s event: %w", ev.Ev, err)
 	}

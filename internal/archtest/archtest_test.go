@@ -12,7 +12,7 @@ const mod = "github.com/sqlgym/sqlgym/"
 // allowed lists, for each package, the prefixes its non-test code may
 // import besides the standard library.
 var allowed = map[string][]string{
-	"schemas":         {"github.com/invopop/jsonschema"},
+	"schemas":         {"github.com/invopop/jsonschema", "github.com/goccy/go-json"},
 	"env/sqltext":     {},
 	"reward":          {mod + "schemas", mod + "env/sqltext"},
 	"env":             {mod + "schemas"},
