@@ -22,7 +22,7 @@ var allowed = map[string][]string{
 	"reward/evaluate": {mod + "env", mod + "reward", mod + "reward/judge", mod + "schemas"},
 	"examples/demo":   {mod + "env"},
 	"examples/python": {}, // test-only: runs the Python client against a built server
-	"episodes/client": {mod + "schemas", "github.com/gorilla/websocket"},
+	"episodes/client": {mod + "schemas", "github.com/gorilla/websocket", "github.com/goccy/go-json"},
 	"episodes": {mod + "env", mod + "env/sqltext", mod + "tools", mod + "reward", mod + "reward/judge",
 		mod + "schemas", "go.uber.org/zap", "github.com/prometheus/client_golang", mod + "episodes/trajlog"},
 	"episodes/rpc": {mod + "episodes", mod + "schemas", "github.com/gorilla/websocket", "go.uber.org/zap",

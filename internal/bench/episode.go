@@ -34,7 +34,7 @@ func (r *run) episode(ctx context.Context, c *client.Client, n int64) error {
 		turns := r.cfg.GoldRepeats + 1 // whatever the server's default budget
 		p.MaxTurns = &turns
 	}
-	var res schemas.ResetResult
+	var res resetReply
 	if err := r.call(ctx, c, keyReset, schemas.MethodReset, p, &res, time.Time{}); err != nil {
 		r.resetsFailed.Add(1)
 		return r.afterError(ctx, err)
@@ -127,9 +127,8 @@ func (p *player) stepThen(ctx context.Context, a schemas.Action, then func(*sche
 	if err != nil {
 		return false, err
 	}
-	var res schemas.StepResult
-	params := schemas.StepParams{EpisodeID: p.id, Action: a}
-	if err := r.call(ctx, p.c, stepKey(tool), schemas.MethodStep, params, &res, due); err != nil {
+	res, err := p.send(ctx, tool, a, due, then == nil)
+	if err != nil {
 		return false, err
 	}
 	r.steps.Add(1)
@@ -147,6 +146,21 @@ func (p *player) stepThen(ctx context.Context, a schemas.Action, then func(*sche
 	}
 	r.count(r.outcomes, outcomeName(res.Info.Outcome))
 	return true, nil
+}
+
+// send makes the step call; with slim, only the counted fields of the
+// reply are decoded.
+func (p *player) send(ctx context.Context, tool string, a schemas.Action, due time.Time, slim bool) (schemas.StepResult, error) {
+	params := schemas.StepParams{EpisodeID: p.id, Action: a}
+	key := stepKey(tool)
+	if !slim {
+		var res schemas.StepResult
+		err := p.run.call(ctx, p.c, key, schemas.MethodStep, params, &res, due)
+		return res, err
+	}
+	var reply stepReply
+	err := p.run.call(ctx, p.c, key, schemas.MethodStep, params, &reply, due)
+	return reply.result(), err
 }
 
 // close ends an episode the script left running.
