@@ -34,6 +34,20 @@ func Decode(c Call) (any, *schemas.ToolError) {
 		return nil, &schemas.ToolError{Code: schemas.ErrCodeUnknownTool, Message: fmt.Sprintf(
 			"unknown tool %q: the tools are %s", c.Name, strings.Join(Names(), ", "))}
 	}
+	if sql, ok := soleSQL(c.Arguments); ok {
+		if args, ok := withSQL(d, sql); ok {
+			if te := checkSQL(c.Name, args); te != nil {
+				return nil, te
+			}
+			return args, nil
+		}
+	}
+	return decodeGeneral(c, d)
+}
+
+// decodeGeneral is Decode for any arguments: the object decoded, its keys
+// checked against the tool's schema, then decoded into the struct.
+func decodeGeneral(c Call, d toolDef) (any, *schemas.ToolError) {
 	obj, body, msg := argsObject(c.Arguments)
 	if msg != "" {
 		return nil, argError("%s: %s", c.Name, msg)
