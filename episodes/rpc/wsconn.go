@@ -212,10 +212,10 @@ func (c *wsConn) readFailed(err error) {
 // dropStalled closes a connection whose client has read nothing while
 // its replies waited at the limit.
 func (c *wsConn) dropStalled(queued int64, waited time.Duration) {
-	c.s.metrics.stalledConns.Inc()
 	c.s.cfg.Logger.Warn("closing a connection whose client reads nothing",
 		zap.String("remote", c.ws.RemoteAddr().String()), zap.Int64("queued_bytes", queued),
 		zap.Duration("stalled", waited), zap.Int64("max_conn_bytes", c.s.cfg.MaxConnBytes))
+	c.s.metrics.stalledConns.Inc() // after the log line: whoever sees the count finds the line
 	c.closeFrame(websocket.ClosePolicyViolation, "client read nothing for "+c.s.cfg.StallTimeout.String()+" with replies waiting")
 	c.ws.Close() // unblocks the writer
 }
