@@ -3,9 +3,13 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -19,6 +23,7 @@ type exportFlags struct {
 	filter       filterFlags
 	damage       damageFlags
 	format       string
+	target       string
 	bestPerTask  int
 	dedup        bool
 	textCalls    bool
@@ -31,6 +36,7 @@ func (f *exportFlags) register(fs *flag.FlagSet) {
 	f.filter.register(fs)
 	f.damage.register(fs)
 	fs.StringVar(&f.format, "format", "", "output format: sft, dpo or raw (required)")
+	fs.StringVar(&f.target, "target", "", "who reads the file: sft: openai (default), trl or llamafactory (also writes dataset_info.json beside --out); dpo: trl (the only one)")
 	fs.IntVar(&f.bestPerTask, "best-per-task", 0, "sft, raw: keep the best `N` episodes of each task; dpo: at most N pairs per prompt (0: no limit)")
 	fs.BoolVar(&f.dedup, "dedup", false, "drop an episode whose actions repeat those of a kept episode of the same prompt")
 	fs.BoolVar(&f.textCalls, "text-calls", true, "sft, dpo: also give the call of a text action as tool_calls (its text holds it already; templates that render tool_calls show it twice)")
@@ -52,13 +58,20 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if f.bestPerTask < 0 {
 		return usageError{"export: --best-per-task must be >= 0"}
 	}
+	target, err := export.ResolveTarget(f.format, f.target)
+	if err != nil {
+		return usageError{"export: --target: " + err.Error()}
+	}
+	if target == export.TargetLlamaFactory && f.out == "" {
+		return usageError{"export: --target llamafactory needs --out: its dataset_info.json entry is written beside the file"}
+	}
 	sel, err := f.filter.filter()
 	if err != nil {
 		return err
 	}
 	// The quality filters are applied, and counted, by the export itself.
 	opts := export.Options{Format: f.format, Incomplete: sel.Incomplete, Outcome: sel.Outcome, MinReward: sel.MinReward,
-		Dedup: f.dedup, BestPerTask: f.bestPerTask, Chat: export.ChatOptions{NoTextCalls: !f.textCalls}}
+		Dedup: f.dedup, BestPerTask: f.bestPerTask, Chat: export.ChatOptions{Target: target, NoTextCalls: !f.textCalls}}
 	sel.Outcome, sel.MinReward = "", nil
 	rd, closer, err := openTrajectoryReader(ctx, f.trajectories, f.dataDir)
 	if err != nil {
@@ -83,8 +96,38 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if rep != nil {
 		fmt.Fprint(report, rep.Summary())
 	}
+	if err == nil && target == export.TargetLlamaFactory {
+		err = writeDatasetInfo(f.out, report)
+	}
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	return f.damage.report(stderr, "export", rd)
+}
+
+// writeDatasetInfo adds (or replaces) the entry of the sft file out in
+// the dataset_info.json of its folder, which LLaMA-Factory reads as its
+// dataset_dir, keeping every other entry. The entry is named for the
+// file, without its extension.
+func writeDatasetInfo(out string, report io.Writer) error {
+	path := filepath.Join(filepath.Dir(out), export.DatasetInfoFile)
+	existing, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	base := filepath.Base(out)
+	name := strings.TrimSuffix(base, filepath.Ext(base))
+	merged, err := export.MergeDatasetInfo(existing, name, export.DatasetInfoEntry(base))
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	err = writeFile(path, func(w io.Writer) error {
+		_, err := w.Write(merged)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%s beside %w", export.DatasetInfoFile, err)
+	}
+	fmt.Fprintf(report, "wrote the LLaMA-Factory dataset %q to %s (dataset_dir %s)\n", name, path, filepath.Dir(path))
+	return nil
 }

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sqlgym/sqlgym/internal/consumers"
 )
 
 // TestExport exports the recorded demo episodes in each format, with the
@@ -26,7 +30,7 @@ func TestExport(t *testing.T) {
 	}
 	for _, l := range lines {
 		msgs := l["messages"].([]any)
-		if len(l) != 2 || l["tools"] == nil || len(msgs) < 4 || msgs[0].(map[string]any)["role"] != "system" {
+		if len(l) != 2 || l["tools"] == nil || len(msgs) < 3 || msgs[0].(map[string]any)["role"] != "system" {
 			t.Errorf("sft line is not {messages: [system, user, ...], tools}: %v", l)
 		}
 	}
@@ -46,5 +50,119 @@ func TestExport(t *testing.T) {
 	}
 	if n := len(jsonLines(t, raw)); n != 32 {
 		t.Errorf("raw export has %d records, want 32", n)
+	}
+}
+
+// TestExportTargets writes the recorded demo episodes for each consumer
+// and loads every line the way that consumer does (internal/consumers):
+// every chat ends on the assistant's last call, the llamafactory target
+// merges its entry into an existing dataset_info.json, and dpo pairs
+// load as TRL's DPOTrainer reads them.
+func TestExportTargets(t *testing.T) {
+	dir := t.TempDir()
+	serveAndDrive(t, []string{"--data-dir", dir}, playDemo(t, 32))
+	loaders := map[string]func(line []byte) error{
+		"openai": consumers.OpenAIChat,
+		"trl":    func(line []byte) error { _, err := consumers.TRLSFT(line); return err },
+	}
+	for target, load := range loaders {
+		out := filepath.Join(dir, target+".jsonl")
+		mustRun(t, "export", "--data-dir", dir, "--format", "sft", "--target", target, "--out", out)
+		checkLines(t, out, 32, load)
+	}
+	// The default target is openai.
+	mustRun(t, "export", "--data-dir", dir, "--format", "sft", "--out", filepath.Join(dir, "default.jsonl"))
+	if a, b := readFile(t, filepath.Join(dir, "default.jsonl")), readFile(t, filepath.Join(dir, "openai.jsonl")); a != b {
+		t.Error("sft without --target differs from --target openai")
+	}
+
+	lf := filepath.Join(dir, "lf")
+	os.Mkdir(lf, 0o755)
+	other := `{"mine": {"file_name": "mine.json", "formatting": "sharegpt"}}`
+	os.WriteFile(filepath.Join(lf, "dataset_info.json"), []byte(other), 0o644)
+	for range 2 { // a second export replaces its entry, it does not add one
+		report := mustRun(t, "export", "--data-dir", dir, "--format", "sft", "--target", "llamafactory", "--out", filepath.Join(lf, "sqlgym_sft.jsonl"))
+		if !strings.Contains(report, `LLaMA-Factory dataset "sqlgym_sft"`) {
+			t.Errorf("report does not name the dataset:\n%s", report)
+		}
+	}
+	var info map[string]map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(lf, "dataset_info.json"))), &info); err != nil || len(info) != 2 || info["mine"]["formatting"] != "sharegpt" {
+		t.Fatalf("dataset_info.json = %v (%v), want mine kept and sqlgym_sft added", info, err)
+	}
+	if info["sqlgym_sft"]["file_name"] != "sqlgym_sft.jsonl" {
+		t.Errorf("entry = %v", info["sqlgym_sft"])
+	}
+	attr := consumers.LFDatasetAttr(info["sqlgym_sft"])
+	checkLines(t, filepath.Join(lf, "sqlgym_sft.jsonl"), 32, func(line []byte) error {
+		_, err := consumers.LlamaFactoryOpenAI(attr, line)
+		return err
+	})
+
+	dpo := filepath.Join(dir, "dpo.jsonl")
+	mustRun(t, "export", "--data-dir", dir, "--format", "dpo", "--out", dpo)
+	checkLines(t, dpo, 0, func(line []byte) error { _, err := consumers.TRLDPO(line); return err })
+}
+
+// checkLines loads each line of path with load (want lines, or any
+// number above zero when want is 0) and checks it ends on an assistant
+// turn.
+func checkLines(t *testing.T, path string, want int, load func([]byte) error) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(readFile(t, path)), "\n")
+	if want > 0 && len(lines) != want || len(lines) == 0 || lines[0] == "" {
+		t.Fatalf("%s: %d lines, want %d", path, len(lines), want)
+	}
+	for i, line := range lines {
+		if err := load([]byte(line)); err != nil {
+			t.Errorf("%s line %d: %v\n%.400s", filepath.Base(path), i+1, err, line)
+		}
+		var ex struct {
+			Messages, Chosen []map[string]any
+		}
+		json.Unmarshal([]byte(line), &ex)
+		msgs := append(ex.Messages, ex.Chosen...)
+		if last := msgs[len(msgs)-1]; last["role"] != "assistant" {
+			t.Errorf("%s line %d ends on a %v turn: %v", filepath.Base(path), i+1, last["role"], last)
+		}
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestExportTargetErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--format", "sft", "--target", "axolotl"}, `unknown target "axolotl"`},
+		{[]string{"--format", "sft", "--target", "llamafactory"}, "needs --out"},
+		{[]string{"--format", "dpo", "--target", "openai"}, "TRL's preference format only"},
+		{[]string{"--format", "raw", "--target", "trl"}, "raw takes no target"},
+	}
+	for _, tt := range tests {
+		_, stderr, err := sqlgym(t, append([]string{"export", "--data-dir", dir}, tt.args...)...)
+		var usage usageError
+		if !errors.As(err, &usage) || !strings.Contains(err.Error()+stderr, tt.want) {
+			t.Errorf("%v: err %v, stderr %q; want a usage error saying %q", tt.args, err, stderr, tt.want)
+		}
+	}
+	// A dataset_info.json that is not a JSON object is reported, not overwritten.
+	serveAndDrive(t, []string{"--data-dir", dir}, playDemo(t, 4))
+	os.WriteFile(filepath.Join(dir, "dataset_info.json"), []byte("[]"), 0o644)
+	_, _, err := sqlgym(t, "export", "--data-dir", dir, "--format", "sft", "--target", "llamafactory", "--out", filepath.Join(dir, "x.jsonl"))
+	if err == nil || !strings.Contains(err.Error(), "dataset_info.json: not a JSON object") {
+		t.Errorf("bad dataset_info.json: err = %v", err)
+	}
+	if readFile(t, filepath.Join(dir, "dataset_info.json")) != "[]" {
+		t.Error("the bad dataset_info.json was overwritten")
 	}
 }

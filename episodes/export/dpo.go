@@ -1,18 +1,24 @@
 package export
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/schemas"
+	"github.com/sqlgym/sqlgym/tools"
 )
 
 // DPOExample is one line of a dpo export, in TRL's conversational
-// preference shape: the shared prompt, and the two completions.
+// preference shape: the shared prompt, the two completions, and the tool
+// definitions, which TRL's DPOTrainer passes to the chat template
+// (example.get("tools")) so that the prompt lists the tools the
+// completions call.
 type DPOExample struct {
-	Prompt   []Message `json:"prompt"`
-	Chosen   []Message `json:"chosen"`
-	Rejected []Message `json:"rejected"`
+	Prompt   []Message      `json:"prompt"`
+	Chosen   []Message      `json:"chosen"`
+	Rejected []Message      `json:"rejected"`
+	Tools    []schemas.Tool `json:"tools"`
 }
 
 // Better reports whether a is strictly preferred to b: a correct episode
@@ -49,9 +55,10 @@ func rankCompare(a, b *trajlog.Record) int {
 // A pair whose two completions are the same text is skipped. max > 0
 // keeps at most max pairs (the widest first).
 //
-// A completion ends with the last action: the observation after it is
-// the environment's verdict ("Submitted. Correct."), not the model's
-// text, and would hand the preference its answer.
+// A completion ends with the last action (see Completion): the
+// observation after it is the environment's verdict ("Submitted.
+// Correct."), not the model's text, and would hand the preference its
+// answer.
 func Pairs(group []*trajlog.Record, o ChatOptions, max int) []DPOExample {
 	ranked := slices.Clone(group)
 	slices.SortStableFunc(ranked, rankCompare)
@@ -60,27 +67,24 @@ func Pairs(group []*trajlog.Record, o ChatOptions, max int) []DPOExample {
 		if max > 0 && len(out) >= max {
 			break
 		}
-		chosen, rejected := dpoCompletion(ranked[i], o), dpoCompletion(ranked[j], o)
+		chosen, rejected := Completion(ranked[i], o), Completion(ranked[j], o)
 		if sameMessages(chosen, rejected) {
 			continue
 		}
-		out = append(out, DPOExample{Prompt: Prompt(ranked[i]), Chosen: chosen, Rejected: rejected})
+		out = append(out, DPOExample{Prompt: Prompt(ranked[i]), Chosen: chosen, Rejected: rejected,
+			Tools: tools.Definitions()})
 	}
 	return out
-}
-
-// dpoCompletion is the completion up to and including the last action.
-func dpoCompletion(rec *trajlog.Record, o ChatOptions) []Message {
-	msgs := Completion(rec, o)
-	if n := len(msgs); n > 0 && msgs[n-1].Role != "assistant" {
-		msgs = msgs[:n-1]
-	}
-	return msgs
 }
 
 func sameMessages(a, b []Message) bool {
 	return slices.EqualFunc(a, b, func(x, y Message) bool {
 		return x.Role == y.Role && x.Content == y.Content && x.ToolCallID == y.ToolCallID &&
-			slices.Equal(x.ToolCalls, y.ToolCalls)
+			slices.EqualFunc(x.ToolCalls, y.ToolCalls, sameCall)
 	})
+}
+
+func sameCall(a, b ToolCall) bool {
+	return a.ID == b.ID && a.Type == b.Type && a.Function.Name == b.Function.Name &&
+		bytes.Equal(a.Function.Arguments, b.Function.Arguments)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/export"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/schemas"
+	"github.com/sqlgym/sqlgym/tools"
 )
 
 // dpoLines runs a dpo export and decodes each line.
@@ -27,8 +28,8 @@ func dpoLines(t *testing.T, rs []*trajlog.Record, o export.Options) ([]export.DP
 	sc := bufio.NewScanner(&buf)
 	for sc.Scan() {
 		var keys map[string]json.RawMessage
-		if err := json.Unmarshal(sc.Bytes(), &keys); err != nil || len(keys) != 3 || keys["prompt"] == nil || keys["chosen"] == nil || keys["rejected"] == nil {
-			t.Fatalf("dpo line is not {prompt, chosen, rejected}: %s", sc.Bytes())
+		if err := json.Unmarshal(sc.Bytes(), &keys); err != nil || len(keys) != 4 || keys["prompt"] == nil || keys["chosen"] == nil || keys["rejected"] == nil || keys["tools"] == nil {
+			t.Fatalf("dpo line is not {prompt, chosen, rejected, tools}: %s", sc.Bytes())
 		}
 		var ex export.DPOExample
 		json.Unmarshal(sc.Bytes(), &ex)
@@ -41,7 +42,7 @@ func dpoLines(t *testing.T, rs []*trajlog.Record, o export.Options) ([]export.DP
 func submitted(sql string, turn string) []export.Message {
 	args, _ := json.Marshal(map[string]string{"sql": sql})
 	return []export.Message{{Role: "assistant", ToolCalls: []export.ToolCall{{ID: "call_" + turn, Type: "function",
-		Function: export.FunctionCall{Name: "submit", Arguments: string(args)}}}}}
+		Function: export.FunctionCall{Name: "submit", Arguments: args}}}}}
 }
 
 func TestDPOPairsFieldByField(t *testing.T) {
@@ -60,11 +61,12 @@ func TestDPOPairsFieldByField(t *testing.T) {
 		withPrompt(submit("c_wrong", "demo/1", "SELECT 3", "mismatch", 0, at(8)), "other prompt"),
 	}
 	got, rep := dpoLines(t, rs, export.Options{})
+	defs := tools.Definitions()
 	want := []export.DPOExample{
 		// Best with worst: correct 1.0 over no_submit; correct 0.98 over pred_error; the mismatch is left.
-		{Prompt: export.Prompt(rs[0]), Chosen: submitted("SELECT 12", "1"), Rejected: submitted("SELECT 0", "1")},
-		{Prompt: export.Prompt(rs[0]), Chosen: submitted("SELECT 12 ", "1"), Rejected: submitted("SELEC", "1")},
-		{Prompt: export.Prompt(rs[7]), Chosen: submitted("SELECT 12", "1"), Rejected: submitted("SELECT 3", "1")},
+		{Prompt: export.Prompt(rs[0]), Chosen: submitted("SELECT 12", "1"), Rejected: submitted("SELECT 0", "1"), Tools: defs},
+		{Prompt: export.Prompt(rs[0]), Chosen: submitted("SELECT 12 ", "1"), Rejected: submitted("SELEC", "1"), Tools: defs},
+		{Prompt: export.Prompt(rs[7]), Chosen: submitted("SELECT 12", "1"), Rejected: submitted("SELECT 3", "1"), Tools: defs},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("pairs:\n got %+v\nwant %+v", got, want)

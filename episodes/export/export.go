@@ -1,6 +1,8 @@
 // Package export turns stored trajectories into training files: sft (one
-// chat per episode in the OpenAI shape, with tool calls), dpo (preference
-// pairs of episodes of the same prompt) and raw (the trajectory records,
+// chat per episode in the OpenAI shape, with tool calls, shaped for a
+// target consumer: OpenAI fine-tuning, TRL or LLaMA-Factory), dpo
+// (preference pairs of episodes of the same prompt, in TRL's
+// conversational preference format) and raw (the trajectory records,
 // which RawFile and ReadRaw read back). Run applies the quality filters
 // and counts what each one dropped.
 package export
@@ -39,7 +41,9 @@ type Options struct {
 	// episodes of each task (ranked as Pairs ranks them); for dpo, at
 	// most BestPerTask pairs per prompt.
 	BestPerTask int
-	Chat        ChatOptions
+	// Chat says how steps become messages; its Target is checked and
+	// defaulted by ResolveTarget.
+	Chat ChatOptions
 }
 
 // Names of the filters in Report.Dropped, in the order they apply.
@@ -72,6 +76,11 @@ func Run(ctx context.Context, rd trajlog.Reader, sel trajlog.Filter, o Options, 
 	if !slices.Contains(Formats(), o.Format) {
 		return nil, fmt.Errorf("export: unknown format %q (want sft, dpo or raw)", o.Format)
 	}
+	target, err := ResolveTarget(o.Format, o.Chat.Target)
+	if err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	o.Chat.Target = target
 	x := &exporter{o: o, enc: json.NewEncoder(w), seen: map[[32]byte]bool{}, groups: map[string]int{},
 		rep: &Report{Format: o.Format, Dropped: map[string]int{}}}
 	x.enc.SetEscapeHTML(false)

@@ -70,8 +70,8 @@ func TestSFTFieldByField(t *testing.T) {
 		{"role": "tool", "tool_call_id": "call_1", "content": "count(*)\n12\n(1 row)\n7 turns left."},
 		{"role": "assistant", "content": "I think the answer is 12."},
 		{"role": "user", "content": "Error: no tool call found.\n6 turns left."},
+		// The chat ends on the last call: the verdict after it is no training signal.
 		{"role": "assistant", "content": *r.Steps[2].Action.Text, "tool_calls": call("call_3", "submit", `{"sql":"SELECT count(*) FROM books"}`)},
-		{"role": "tool", "tool_call_id": "call_3", "content": "Submitted. Correct."},
 	}
 	msgs, _ := line["messages"].([]any)
 	if len(msgs) != len(want) {
@@ -99,6 +99,10 @@ func TestSFTWithoutTextCalls(t *testing.T) {
 	if call := msgs[2].(map[string]any); call["tool_calls"] == nil {
 		t.Errorf("a tool-call action lost its tool_calls: %v", call)
 	}
+	r := chatEpisode()
+	r.Steps = append(r.Steps, r.Steps[2])
+	r.Steps[3].Turn = 4
+	msgs = sftLine(t, r, export.Options{Chat: export.ChatOptions{NoTextCalls: true}})["messages"].([]any)
 	if obs := msgs[7].(map[string]any); obs["role"] != "tool" || obs["tool_call_id"] != "call_3" {
 		t.Errorf("observation of a text action = %v, want a tool turn answering call_3", obs)
 	}
@@ -110,5 +114,21 @@ func TestSFTArgumentsWithoutArguments(t *testing.T) {
 	fn := msgs[2].(map[string]any)["tool_calls"].([]any)[0].(map[string]any)["function"].(map[string]any)
 	if fn["arguments"] != "{}" || fn["name"] != "inspect_schema" {
 		t.Errorf("call without arguments = %v, want inspect_schema with \"{}\"", fn)
+	}
+}
+
+// TestSFTArgumentsAsWritten: arguments recorded with <, > and & escaped
+// (as Go's encoder writes them) read as themselves in the export, numbers
+// keep their text, and the targets differ only in string or object.
+func TestSFTArgumentsAsWritten(t *testing.T) {
+	r := rec("ep_esc", "demo/1", "correct", 1, t0,
+		callStep("submit", `{"sql": "SELECT 1 WHERE 2 \u003e 1 \u0026 \"x\" \u003c\u003e 'y'", "n": 1.50}`, "Submitted. Correct."))
+	want := `{"n":1.50,"sql":"SELECT 1 WHERE 2 > 1 & \"x\" <> 'y'"}`
+	for target, wantArgs := range map[string]any{"openai": want, "trl": toJSON(t, json.RawMessage(want)), "llamafactory": toJSON(t, json.RawMessage(want))} {
+		msgs := sftLine(t, r, export.Options{Chat: export.ChatOptions{Target: target}})["messages"].([]any)
+		fn := msgs[2].(map[string]any)["tool_calls"].([]any)[0].(map[string]any)["function"].(map[string]any)
+		if !reflect.DeepEqual(fn["arguments"], wantArgs) {
+			t.Errorf("%s: arguments = %#v, want %#v", target, fn["arguments"], wantArgs)
+		}
 	}
 }
