@@ -14,7 +14,9 @@ type Task struct {
 	// GoldSQL is the reference query. Empty when the gold is given as rows.
 	GoldSQL string
 	// GoldRows is the reference answer for weak supervision, where a task
-	// has question-answer pairs only; used when GoldSQL is empty.
+	// has question-answer pairs only; used when GoldSQL is empty, or when
+	// GoldSQL fails on the engine (a task imported into another dialect
+	// carries both).
 	GoldRows [][]any
 }
 

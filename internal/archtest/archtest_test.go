@@ -17,6 +17,7 @@ var allowed = map[string][]string{
 	"reward":          {mod + "schemas", mod + "env/sqltext"},
 	"env":             {mod + "schemas"},
 	"env/sqlite":      {mod + "env", mod + "env/sqltext", mod + "schemas", "github.com/mattn/go-sqlite3"},
+	"env/pgimport":    {mod + "env", mod + "env/sqltext", mod + "reward", "github.com/jackc/pgx/v5"},
 	"tools":           {mod + "env", mod + "env/sqltext", mod + "schemas", "github.com/invopop/jsonschema"},
 	"reward/judge":    {mod + "env", mod + "env/sqltext", mod + "reward", mod + "schemas"},
 	"reward/evaluate": {mod + "env", mod + "reward", mod + "reward/judge", mod + "schemas"},
