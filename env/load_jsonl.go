@@ -59,7 +59,7 @@ func loadJSONL(name, path string) (*Dataset, []error, error) {
 	}
 	defer f.Close()
 	dir := filepath.Dir(file)
-	var dialect string
+	var dialect Dialect
 	tasks, dbs, bad, err := readJSONL(name, f, &dialect, func(rec *jsonlRecord) (string, error) {
 		return jsonlDBFile(dir, rec)
 	})
@@ -105,7 +105,7 @@ func jsonlDBFile(dir string, rec *jsonlRecord) (string, error) {
 // db_path is; a record's db_path is returned as written. It returns the
 // tasks and the database of each db_id. Errors name the line.
 func ReadJSONL(name string, r io.Reader, dbPath func(dbID string) (string, error)) ([]Task, map[string]string, error) {
-	var dialect string
+	var dialect Dialect
 	tasks, dbs, bad, err := readJSONL(name, r, &dialect, func(rec *jsonlRecord) (string, error) {
 		if rec.DBPath != "" {
 			return rec.DBPath, nil
@@ -125,7 +125,7 @@ func ReadJSONL(name string, r io.Reader, dbPath func(dbID string) (string, error
 // the records' dialect; a database whose file is missing (a
 // *badFileError of resolve) is kept, and its error returned in bad. A
 // PostgreSQL database is its db_id, the schema it lives in.
-func readJSONL(name string, r io.Reader, dialect *string, resolve resolver) (tasks []Task, dbs map[string]string, bad []error, err error) {
+func readJSONL(name string, r io.Reader, dialect *Dialect, resolve resolver) (tasks []Task, dbs map[string]string, bad []error, err error) {
 	br := bufio.NewReader(r)
 	dbs = map[string]string{}
 	resolved := map[string]string{} // db_id + NUL + db_path -> database
@@ -145,7 +145,7 @@ func readJSONL(name string, r io.Reader, dialect *string, resolve resolver) (tas
 			}
 			switch {
 			case err != nil:
-			case *dialect == "postgres":
+			case *dialect == Postgres:
 				dbs[t.rec.DBID] = t.rec.DBID
 			default:
 				err = resolveDB(t, resolve, resolved, dbs)
@@ -171,7 +171,7 @@ func readJSONL(name string, r io.Reader, dialect *string, resolve resolver) (tas
 
 // sameDialect checks that a record's dialect is the first record's, and
 // records the first's in *dialect.
-func sameDialect(p *parsedLine, dialect *string, first bool) error {
+func sameDialect(p *parsedLine, dialect *Dialect, first bool) error {
 	d, err := jsonlDialect(&p.rec)
 	switch {
 	case err != nil:
@@ -295,11 +295,11 @@ func jsonlTask(name string, r *jsonlRecord) (Task, error) {
 }
 
 // jsonlDialect reads a record's dialect: "" means sqlite.
-func jsonlDialect(r *jsonlRecord) (string, error) {
-	switch d := strings.ToLower(strings.TrimSpace(r.Dialect)); d {
-	case "", "sqlite":
-		return "sqlite", nil
-	case "postgres":
+func jsonlDialect(r *jsonlRecord) (Dialect, error) {
+	switch d := Dialect(strings.ToLower(strings.TrimSpace(r.Dialect))); d {
+	case "", SQLite:
+		return SQLite, nil
+	case Postgres:
 		if r.DBPath != "" {
 			return "", errors.New("db_path given with dialect postgres: a PostgreSQL database is the schema named after db_id")
 		}

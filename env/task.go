@@ -29,9 +29,9 @@ func (t *Task) Summary() schemas.TaskSummary {
 }
 
 // View is the task as an episode shows it.
-func (t *Task) View(dialect string) schemas.TaskView {
+func (t *Task) View(dialect Dialect) schemas.TaskView {
 	return schemas.TaskView{
 		TaskID: t.ID, Dataset: t.Dataset, DBID: t.DBID, Question: t.Question,
-		Evidence: t.Evidence, Difficulty: t.Difficulty, Dialect: dialect,
+		Evidence: t.Evidence, Difficulty: t.Difficulty, Dialect: string(dialect),
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/pgimport"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 )
@@ -43,7 +44,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if ds.Dialect != "sqlite" {
+	if ds.Dialect != env.SQLite {
 		return usageError{fmt.Sprintf("import: --dataset %q is a %s dataset; import reads SQLite datasets", f.dataset, ds.Dialect)}
 	}
 	conn, err := connectPostgres(ctx, f.dsn, f.connectTimeout)

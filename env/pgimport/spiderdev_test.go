@@ -143,8 +143,7 @@ func (runnerDB) Tables(context.Context) ([]env.Table, error) { return nil, fmt.E
 func (runnerDB) Describe(context.Context, string, int) (*env.Table, error) {
 	return nil, fmt.Errorf("not read")
 }
-func (runnerDB) Dialect() string { return "postgres" }
-func (runnerDB) Close() error    { return nil }
+func (runnerDB) Close() error { return nil }
 
 // connect opens a connection closed when the test ends.
 func connect(t *testing.T, dsn string) *pgx.Conn {
