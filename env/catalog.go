@@ -15,7 +15,7 @@ var ErrCatalogClosed = errors.New("catalog closed")
 // the catalog's lock held, so a slow open (a large file, a network
 // server) holds up only the calls that want that database.
 type Catalog struct {
-	engines map[string]Engine // by dialect; set at construction, read-only after
+	engines map[Dialect]Engine // by dialect; set at construction, read-only after
 
 	mu     sync.Mutex          // guards dbs and closed
 	dbs    map[string]*opening // by dialect + source
@@ -33,7 +33,7 @@ type opening struct {
 // NewCatalog returns a catalog that opens databases with the given engines,
 // one per dialect.
 func NewCatalog(engines ...Engine) *Catalog {
-	c := &Catalog{engines: map[string]Engine{}, dbs: map[string]*opening{}}
+	c := &Catalog{engines: map[Dialect]Engine{}, dbs: map[string]*opening{}}
 	for _, e := range engines {
 		c.engines[e.Dialect()] = e
 	}
@@ -52,7 +52,7 @@ func (c *Catalog) DB(ctx context.Context, ds *Dataset, dbID string) (DB, error) 
 	if !ok {
 		return nil, fmt.Errorf("dataset %s: no engine for dialect %q", ds.Name, ds.Dialect)
 	}
-	key := ds.Dialect + "\x00" + source
+	key := string(ds.Dialect) + "\x00" + source
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()

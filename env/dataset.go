@@ -8,7 +8,7 @@ import (
 // Dataset is a named list of tasks over a set of databases of one dialect.
 type Dataset struct {
 	Name    string
-	Dialect string // "sqlite" or "postgres"
+	Dialect Dialect // the dialect of its SQL, which picks the engine
 	Tasks   []Task
 	// DBs maps each db_id to where its database is: a file path for
 	// SQLite, a connection string for PostgreSQL.

@@ -17,8 +17,6 @@ type DB interface {
 	// Describe returns one table's columns, keys, foreign keys and up to
 	// samples rows. An unknown table is a *QueryError of kind ErrNoSuchTable.
 	Describe(ctx context.Context, table string, samples int) (*Table, error)
-	// Dialect names the SQL dialect: "sqlite" or "postgres".
-	Dialect() string
 	// Close releases the database.
 	Close() error
 }

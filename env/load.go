@@ -139,7 +139,7 @@ func newSQLiteDataset(name string, tasks []Task, dbs map[string]string) (*Datase
 	if len(tasks) == 0 {
 		return nil, errors.New("empty dataset: no tasks")
 	}
-	ds := &Dataset{Name: name, Dialect: "sqlite", Tasks: tasks, DBs: dbs}
+	ds := &Dataset{Name: name, Dialect: SQLite, Tasks: tasks, DBs: dbs}
 	if err := ds.Index(); err != nil {
 		return nil, err
 	}

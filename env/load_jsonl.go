@@ -24,6 +24,13 @@ type jsonlRecord struct {
 	GoldAnswer json.RawMessage `json:"gold_answer"`
 	Difficulty string          `json:"difficulty"`
 	DBPath     string          `json:"db_path"`
+	// Dialect is the dialect of gold_sql and of the databases: "sqlite"
+	// (the default) or "postgres", where each db_id is a schema of the
+	// server the dataset is served on; every record says the same.
+	Dialect string `json:"dialect"`
+	// SQLiteGoldSQL is the SQLite gold a task imported into PostgreSQL
+	// was made from, kept for reference (sqlgym import writes it).
+	SQLiteGoldSQL string `json:"sqlite_gold_sql"`
 }
 
 // resolver finds the database of one record.
@@ -52,7 +59,8 @@ func loadJSONL(name, path string) (*Dataset, []error, error) {
 	}
 	defer f.Close()
 	dir := filepath.Dir(file)
-	tasks, dbs, bad, err := readJSONL(name, f, func(rec *jsonlRecord) (string, error) {
+	var dialect Dialect
+	tasks, dbs, bad, err := readJSONL(name, f, &dialect, func(rec *jsonlRecord) (string, error) {
 		return jsonlDBFile(dir, rec)
 	})
 	if err != nil {
@@ -62,6 +70,7 @@ func loadJSONL(name, path string) (*Dataset, []error, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("jsonl %s: %w", file, err)
 	}
+	ds.Dialect = dialect
 	return ds, prefixed("jsonl "+file, bad), nil
 }
 
@@ -96,7 +105,8 @@ func jsonlDBFile(dir string, rec *jsonlRecord) (string, error) {
 // db_path is; a record's db_path is returned as written. It returns the
 // tasks and the database of each db_id. Errors name the line.
 func ReadJSONL(name string, r io.Reader, dbPath func(dbID string) (string, error)) ([]Task, map[string]string, error) {
-	tasks, dbs, bad, err := readJSONL(name, r, func(rec *jsonlRecord) (string, error) {
+	var dialect Dialect
+	tasks, dbs, bad, err := readJSONL(name, r, &dialect, func(rec *jsonlRecord) (string, error) {
 		if rec.DBPath != "" {
 			return rec.DBPath, nil
 		}
@@ -111,10 +121,11 @@ func ReadJSONL(name string, r io.Reader, dbPath func(dbID string) (string, error
 	return tasks, dbs, nil
 }
 
-// readJSONL reads the tasks and their databases; a database whose file
-// is missing (a *badFileError of resolve) is kept, and its error returned
-// in bad.
-func readJSONL(name string, r io.Reader, resolve resolver) (tasks []Task, dbs map[string]string, bad []error, err error) {
+// readJSONL reads the tasks and their databases, and sets *dialect to
+// the records' dialect; a database whose file is missing (a
+// *badFileError of resolve) is kept, and its error returned in bad. A
+// PostgreSQL database is its db_id, the schema it lives in.
+func readJSONL(name string, r io.Reader, dialect *Dialect, resolve resolver) (tasks []Task, dbs map[string]string, bad []error, err error) {
 	br := bufio.NewReader(r)
 	dbs = map[string]string{}
 	resolved := map[string]string{} // db_id + NUL + db_path -> database
@@ -130,6 +141,13 @@ func readJSONL(name string, r io.Reader, resolve resolver) (tasks []Task, dbs ma
 		if len(bytes.TrimSpace(line)) > 0 {
 			t, err := jsonlLine(name, line, seen, lineNo)
 			if err == nil {
+				err = sameDialect(t, dialect, tasks == nil)
+			}
+			switch {
+			case err != nil:
+			case *dialect == Postgres:
+				dbs[t.rec.DBID] = t.rec.DBID
+			default:
 				err = resolveDB(t, resolve, resolved, dbs)
 			}
 			var bf *badFileError
@@ -149,6 +167,21 @@ func readJSONL(name string, r io.Reader, resolve resolver) (tasks []Task, dbs ma
 		return nil, nil, nil, errors.New("empty dataset: no tasks")
 	}
 	return tasks, dbs, bad, nil
+}
+
+// sameDialect checks that a record's dialect is the first record's, and
+// records the first's in *dialect.
+func sameDialect(p *parsedLine, dialect *Dialect, first bool) error {
+	d, err := jsonlDialect(&p.rec)
+	switch {
+	case err != nil:
+		return err
+	case first:
+		*dialect = d
+	case d != *dialect:
+		return fmt.Errorf("dialect %s, but the first record's is %s: one dataset has one dialect", d, *dialect)
+	}
+	return nil
 }
 
 // parsedLine is a decoded record and the task made from it.
@@ -247,19 +280,32 @@ func jsonlTask(name string, r *jsonlRecord) (Task, error) {
 	}
 	hasSQL := r.GoldSQL != nil && strings.TrimSpace(*r.GoldSQL) != ""
 	hasRows := len(r.GoldAnswer) > 0 && string(r.GoldAnswer) != "null"
-	switch {
-	case hasSQL && hasRows:
-		return Task{}, errors.New("both gold_sql and gold_answer given; want exactly one")
-	case hasSQL:
+	if !hasSQL && !hasRows {
+		return Task{}, errors.New("missing gold: want gold_sql, gold_answer or both")
+	}
+	if hasSQL {
 		t.GoldSQL = *r.GoldSQL
-	case hasRows:
+	}
+	if hasRows {
 		if t.GoldRows, err = parseGoldAnswer(r.GoldAnswer); err != nil {
 			return Task{}, fmt.Errorf("gold_answer: %w", err)
 		}
-	default:
-		return Task{}, errors.New("missing gold: want exactly one of gold_sql and gold_answer")
 	}
 	return t, nil
+}
+
+// jsonlDialect reads a record's dialect: "" means sqlite.
+func jsonlDialect(r *jsonlRecord) (Dialect, error) {
+	switch d := Dialect(strings.ToLower(strings.TrimSpace(r.Dialect))); d {
+	case "", SQLite:
+		return SQLite, nil
+	case Postgres:
+		if r.DBPath != "" {
+			return "", errors.New("db_path given with dialect postgres: a PostgreSQL database is the schema named after db_id")
+		}
+		return d, nil
+	}
+	return "", fmt.Errorf("dialect %q: want sqlite or postgres", r.Dialect)
 }
 
 // jsonlKey reads task_id, a non-empty string or an integer.

@@ -2,6 +2,7 @@ package env
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -89,6 +90,32 @@ func TestReadJSONLDatabases(t *testing.T) {
 	}
 }
 
+// An imported task carries both golds, the SQLite one for reference, and
+// the dataset's dialect; a PostgreSQL database is the schema db_id.
+func TestLoadJSONLPostgres(t *testing.T) {
+	dir := t.TempDir()
+	lines := `{"task_id": 1, "db_id": "shop", "question": "q", "gold_sql": "SELECT 'a'", "gold_answer": [["a"]], "sqlite_gold_sql": "SELECT \"a\"", "dialect": "postgres"}` + "\n" +
+		`{"task_id": 2, "db_id": "zoo", "question": "q", "gold_answer": [[1.5]], "sqlite_gold_sql": "SELECT 1.5", "dialect": "postgres"}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "tasks.jsonl"), []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := Load(Source{Name: "pg", Format: FormatJSONL, Path: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Dialect != "postgres" || !reflect.DeepEqual(ds.DBs, map[string]string{"shop": "shop", "zoo": "zoo"}) {
+		t.Errorf("dialect %q, DBs %v; want postgres, each db_id its own", ds.Dialect, ds.DBs)
+	}
+	t1, _ := ds.Task("pg/1")
+	t2, _ := ds.Task("pg/2")
+	if t1 == nil || t1.GoldSQL != "SELECT 'a'" || !reflect.DeepEqual(t1.GoldRows, [][]any{{"a"}}) {
+		t.Errorf("task 1 = %+v; want both golds", t1)
+	}
+	if t2 == nil || t2.GoldSQL != "" || !reflect.DeepEqual(t2.GoldRows, [][]any{{1.5}}) {
+		t.Errorf("task 2 = %+v; want the answer rows alone", t2)
+	}
+}
+
 func TestReadJSONLErrors(t *testing.T) {
 	const ok = `{"task_id": "a", "db_id": "d", "question": "q", "gold_sql": "SELECT 1"}` + "\n"
 	rec := func(fields string) string { return `{"db_id": "d", "question": "q", ` + fields + "}\n" }
@@ -107,7 +134,10 @@ func TestReadJSONLErrors(t *testing.T) {
 		{"missing db_id", ok + `{"task_id": "b", "question": "q", "gold_sql": "SELECT 1"}`, []string{"line 2", "missing db_id"}},
 		{"missing question", ok + `{"task_id": "b", "db_id": "d", "gold_sql": "SELECT 1"}`, []string{"line 2", "missing question"}},
 		{"no gold", ok + rec(`"task_id": "b", "gold_sql": ""`), []string{"line 2", "missing gold"}},
-		{"both golds", ok + rec(`"task_id": "b", "gold_sql": "SELECT 1", "gold_answer": [[1]]`), []string{"line 2", "both gold_sql and gold_answer"}},
+		{"no gold at all", ok + rec(`"task_id": "b", "gold_answer": null`), []string{"line 2", "missing gold"}},
+		{"bad dialect", ok + rec(`"task_id": "b", "gold_sql": "SELECT 1", "dialect": "mysql"`), []string{"line 2", `dialect "mysql"`}},
+		{"two dialects", ok + rec(`"task_id": "b", "gold_sql": "SELECT 1", "dialect": "postgres"`), []string{"line 2", "dialect postgres", "first record's is sqlite"}},
+		{"postgres db_path", rec(`"task_id": "b", "gold_sql": "SELECT 1", "dialect": "postgres", "db_path": "x.db"`), []string{"line 1", "db_path given with dialect postgres"}},
 		{"duplicate", ok + "\n" + ok, []string{"line 3", `duplicate task id "x/a"`, "first at line 1"}},
 		{"duplicate number", rec(`"task_id": 5, "gold_sql": "SELECT 1"`) + rec(`"task_id": "5", "gold_sql": "SELECT 1"`), []string{"line 2", "duplicate task id"}},
 		{"answer not rows", ok + rec(`"task_id": "b", "gold_answer": [1]`), []string{"line 2", "gold_answer", "row 0"}},

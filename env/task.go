@@ -14,7 +14,9 @@ type Task struct {
 	// GoldSQL is the reference query. Empty when the gold is given as rows.
 	GoldSQL string
 	// GoldRows is the reference answer for weak supervision, where a task
-	// has question-answer pairs only; used when GoldSQL is empty.
+	// has question-answer pairs only; used when GoldSQL is empty, or when
+	// GoldSQL fails on the engine (a task imported into another dialect
+	// carries both).
 	GoldRows [][]any
 }
 
@@ -27,9 +29,9 @@ func (t *Task) Summary() schemas.TaskSummary {
 }
 
 // View is the task as an episode shows it.
-func (t *Task) View(dialect string) schemas.TaskView {
+func (t *Task) View(dialect Dialect) schemas.TaskView {
 	return schemas.TaskView{
 		TaskID: t.ID, Dataset: t.Dataset, DBID: t.DBID, Question: t.Question,
-		Evidence: t.Evidence, Difficulty: t.Difficulty, Dialect: dialect,
+		Evidence: t.Evidence, Difficulty: t.Difficulty, Dialect: string(dialect),
 	}
 }

@@ -18,7 +18,7 @@ func (m *Manager) Info(limits schemas.Limits) *schemas.ServerInfo {
 	info.Limits.MaxTagsBytes = m.cfg.MaxTagsBytes
 	for _, name := range m.names {
 		ds := m.datasets[name]
-		info.Datasets = append(info.Datasets, schemas.DatasetInfo{Name: ds.Name, Tasks: len(ds.Tasks), Dialect: ds.Dialect})
+		info.Datasets = append(info.Datasets, schemas.DatasetInfo{Name: ds.Name, Tasks: len(ds.Tasks), Dialect: string(ds.Dialect)})
 	}
 	return info
 }

@@ -65,7 +65,7 @@ func benchInspect(b *testing.B, r *Runner, db env.DB, table string) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := r.Inspect(ctx, db, &InspectSchemaArgs{Table: table})
+		res, err := r.Inspect(ctx, db, env.SQLite, &InspectSchemaArgs{Table: table})
 		if err != nil || res.Error != nil {
 			b.Fatalf("inspect %q: %v %+v", table, err, res.Error)
 		}

@@ -20,17 +20,17 @@ import (
 // (up to SchemaCacheBytes per database) and shown again to every later
 // call, byte for byte what reading the catalog again would show; a burst
 // of first calls reads the catalog once. Failures are never kept.
-func (r *Runner) Inspect(ctx context.Context, db env.DB, a *InspectSchemaArgs) (Result, error) {
+func (r *Runner) Inspect(ctx context.Context, db env.DB, dialect env.Dialect, a *InspectSchemaArgs) (Result, error) {
 	name := strings.TrimSpace(a.Table)
 	if name == "" {
-		return r.inspectAll(ctx, db)
+		return r.inspectAll(ctx, db, dialect)
 	}
 	key := foldASCII(name)
 	var res Result
 	var err error
 	text, ran := r.schema.load(ctx, cacheKey{db, kindTable, key}, func() (string, bool) {
 		var t *env.Table
-		t, res, err = r.inspectTable(ctx, db, name)
+		t, res, err = r.inspectTable(ctx, db, dialect, name)
 		// Shared only when SQLite matched the table under this very key
 		// (its NOCASE folds ASCII letters only, as foldASCII does).
 		return res.Content, t != nil && foldASCII(t.Name) == key && !strings.ContainsRune(t.Name, 0)
@@ -43,7 +43,7 @@ func (r *Runner) Inspect(ctx context.Context, db env.DB, a *InspectSchemaArgs) (
 
 // inspectAll lists every table; the list's success also keeps the table
 // names an unknown table's error shows.
-func (r *Runner) inspectAll(ctx context.Context, db env.DB) (Result, error) {
+func (r *Runner) inspectAll(ctx context.Context, db env.DB, dialect env.Dialect) (Result, error) {
 	var res Result
 	var err error
 	text, ran := r.schema.load(ctx, cacheKey{db: db, kind: kindList}, func() (string, bool) {
@@ -52,8 +52,8 @@ func (r *Runner) inspectAll(ctx context.Context, db env.DB) (Result, error) {
 			res, err = r.failure("inspect schema", err)
 			return res.Content, false
 		}
-		res = Result{Content: r.renderTables(tables, db.Dialect())}
-		r.schema.keep(cacheKey{db: db, kind: kindNames}, r.tableNames(tables, db.Dialect()))
+		res = Result{Content: r.renderTables(tables, dialect)}
+		r.schema.keep(cacheKey{db: db, kind: kindNames}, r.tableNames(tables, dialect))
 		return res.Content, true
 	})
 	if !ran {
@@ -63,27 +63,27 @@ func (r *Runner) inspectAll(ctx context.Context, db env.DB) (Result, error) {
 }
 
 // inspectTable describes one table, uncached; t is nil on failure.
-func (r *Runner) inspectTable(ctx context.Context, db env.DB, name string) (*env.Table, Result, error) {
+func (r *Runner) inspectTable(ctx context.Context, db env.DB, dialect env.Dialect, name string) (*env.Table, Result, error) {
 	t, err := db.Describe(ctx, name, r.cfg.SampleRows)
 	if err != nil {
 		res, ferr := r.failure("inspect table", err)
 		if ferr == nil && errors.Is(err, env.ErrNoSuchTable) {
-			res.Content = r.withTableNames(ctx, db, res.Content)
+			res.Content = r.withTableNames(ctx, db, dialect, res.Content)
 		}
 		return nil, res, ferr
 	}
-	return t, Result{Content: r.renderTable(t, db.Dialect())}, nil
+	return t, Result{Content: r.renderTable(t, dialect)}, nil
 }
 
 // withTableNames adds the list of tables to an error's content, when the
 // database can list them.
-func (r *Runner) withTableNames(ctx context.Context, db env.DB, content string) string {
+func (r *Runner) withTableNames(ctx context.Context, db env.DB, dialect env.Dialect, content string) string {
 	names, _ := r.schema.load(ctx, cacheKey{db: db, kind: kindNames}, func() (string, bool) {
 		tables, err := db.Tables(ctx)
 		if err != nil {
 			return "", false
 		}
-		return r.tableNames(tables, db.Dialect()), true
+		return r.tableNames(tables, dialect), true
 	})
 	if names == "" {
 		return content
@@ -95,7 +95,7 @@ func (r *Runner) withTableNames(ctx context.Context, db env.DB, content string) 
 // commas, cut to the budget's length: withTableNames clips the error and
 // the list together to the budget, so names past that many bytes never
 // show, and keeping them would only take room in the cache.
-func (r *Runner) tableNames(tables []env.Table, dialect string) string {
+func (r *Runner) tableNames(tables []env.Table, dialect env.Dialect) string {
 	var b strings.Builder
 	for i, t := range tables {
 		if i > 0 {
@@ -128,7 +128,7 @@ func foldASCII(s string) string {
 
 // renderTables lists tables as "name(col TYPE, ...)", one per line, within
 // the budget; the last line says when tables were left out.
-func (r *Runner) renderTables(tables []env.Table, dialect string) string {
+func (r *Runner) renderTables(tables []env.Table, dialect env.Dialect) string {
 	if len(tables) == 0 {
 		return "The database has no tables."
 	}
@@ -147,7 +147,7 @@ func (r *Runner) renderTables(tables []env.Table, dialect string) string {
 	return clip(strings.TrimSuffix(b.String(), "\n"), r.budget())
 }
 
-func columnList(cols []env.Column, dialect string) string {
+func columnList(cols []env.Column, dialect env.Dialect) string {
 	parts := make([]string, len(cols))
 	for i, c := range cols {
 		parts[i] = strings.TrimSpace(quoteIdent(c.Name, dialect) + " " + c.Type)
@@ -156,7 +156,7 @@ func columnList(cols []env.Column, dialect string) string {
 }
 
 // renderTable describes one table: its columns, keys and sample rows.
-func (r *Runner) renderTable(t *env.Table, dialect string) string {
+func (r *Runner) renderTable(t *env.Table, dialect env.Dialect) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Table %s\nColumns:\n", quoteIdent(t.Name, dialect))
 	for _, c := range t.Columns {
@@ -196,7 +196,7 @@ func (r *Runner) renderSamples(rs *env.ResultSet, budget int) string {
 	return fmt.Sprintf("Sample rows (%d):\n", fit) + lines
 }
 
-func identList(names []string, dialect string) string {
+func identList(names []string, dialect env.Dialect) string {
 	out := make([]string, len(names))
 	for i, n := range names {
 		out[i] = quoteIdent(n, dialect)
@@ -207,13 +207,13 @@ func identList(names []string, dialect string) string {
 // quoteIdent writes name as the model must write it in SQL: as it is when
 // it is a plain identifier, in double quotes otherwise (in PostgreSQL, a
 // name with upper-case letters needs them too).
-func quoteIdent(name, dialect string) string {
+func quoteIdent(name string, dialect env.Dialect) string {
 	plain := name != ""
 	for i, c := range name {
 		switch {
 		case c == '_' || c >= 'a' && c <= 'z':
 		case c >= 'A' && c <= 'Z':
-			plain = plain && dialect != "postgres"
+			plain = plain && dialect != env.Postgres
 		case c >= '0' && c <= '9':
 			plain = plain && i > 0
 		default:

@@ -71,7 +71,9 @@ func TestRenderTableGolden(t *testing.T) {
 
 func TestQuoteIdent(t *testing.T) {
 	tests := []struct {
-		name, dialect, want string
+		name    string
+		dialect env.Dialect
+		want    string
 	}{
 		{"singer", "sqlite", "singer"}, {"Singer_ID", "sqlite", "Singer_ID"}, {"Singer_ID", "postgres", `"Singer_ID"`},
 		{"Song Name", "sqlite", `"Song Name"`}, {"2nd", "sqlite", `"2nd"`}, {"a2", "sqlite", "a2"},

@@ -17,9 +17,9 @@ import (
 //
 // The schema is deliberately not in the prompt: the model is told to
 // inspect it (see the package documentation for why).
-func Prompt(task *env.Task, dialect, format string, maxTurns int) []schemas.Message {
+func Prompt(task *env.Task, dialect env.Dialect, format string, maxTurns int) []schemas.Message {
 	var b strings.Builder
-	fmt.Fprintf(&b, "You answer questions about a database by writing %s SQL. ", dialectName(dialect))
+	fmt.Fprintf(&b, "You answer questions about a database by writing %s SQL. ", dialect.Title())
 	b.WriteString("You work in turns: in each turn you take one action and its result comes back to you.\n\n")
 	if format == schemas.FormatTags {
 		b.WriteString(tagsInstructions(dialect))
@@ -55,7 +55,7 @@ To call a tool, write one call in this form, after any reasoning:
 The arguments are a JSON object: escape double quotes and line breaks inside strings as JSON requires. Make one call per reply; only the first call in a reply runs, and a reply with no call wastes the turn.`
 }
 
-func tagsInstructions(dialect string) string {
+func tagsInstructions(dialect env.Dialect) string {
 	return `Actions:
 - <sql>SELECT ...</sql> runs one statement and shows the first rows of its result, or the error. Use it to explore the database and to test your query.
 - <solution>SELECT ...</solution> submits your final query: it is run and compared with the expected answer, and the episode ends.
@@ -66,8 +66,8 @@ Write one action per reply, after any reasoning; only the first action in a repl
 }
 
 // schemaHint tells the model how to list the tables in SQL.
-func schemaHint(dialect string) string {
-	if dialect == "postgres" {
+func schemaHint(dialect env.Dialect) string {
+	if dialect == env.Postgres {
 		return "This query lists every table with its columns: SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position"
 	}
 	return "This query lists every table with its CREATE statement: SELECT name, sql FROM sqlite_master WHERE type = 'table'"
@@ -82,15 +82,4 @@ func budgetLine(maxTurns int) string {
 		return "You have 1 turn: your only action must be the submission."
 	}
 	return fmt.Sprintf("You have %d turns, and every action uses one, failed ones included. %s", maxTurns, tail)
-}
-
-// dialectName is a dialect as people write it.
-func dialectName(dialect string) string {
-	switch dialect {
-	case "sqlite":
-		return "SQLite"
-	case "postgres":
-		return "PostgreSQL"
-	}
-	return dialect
 }

@@ -15,10 +15,11 @@ func TestPromptGolden(t *testing.T) {
 		Question: "What is the highest eligible free rate for K-12 students in the schools in Alameda County?",
 		Evidence: "Eligible free rate for K-12 = `Free Meal Count (K-12)` / `Enrollment (K-12)`"}
 	tests := []struct {
-		name            string
-		task            *env.Task
-		dialect, format string
-		maxTurns        int
+		name     string
+		task     *env.Task
+		dialect  env.Dialect
+		format   string
+		maxTurns int
 	}{
 		{"prompt_hermes_sqlite", spider, "sqlite", schemas.FormatHermes, 8},
 		{"prompt_tags_sqlite", bird, "sqlite", schemas.FormatTags, 1},
@@ -39,9 +40,10 @@ func TestPromptGolden(t *testing.T) {
 func TestPromptContent(t *testing.T) {
 	task := &env.Task{Question: "How many singers?", Evidence: " singers are in table singer "}
 	tests := []struct {
-		dialect, format string
-		turns           int
-		has, hasNot     []string
+		dialect     env.Dialect
+		format      string
+		turns       int
+		has, hasNot []string
 	}{
 		{"sqlite", "hermes", 8, []string{"SQLite SQL", "<tool_call>", "inspect_schema", "You have 8 turns"}, []string{"<solution>", "PostgreSQL"}},
 		{"postgres", "tags", 3, []string{"PostgreSQL SQL", "<sql>", "<solution>", "information_schema.columns", "You have 3 turns"}, []string{"<tool_call>", "sqlite_master"}},

@@ -161,7 +161,7 @@ func TestInspectGolden(t *testing.T) {
 	r := NewRunner(Config{})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := r.Inspect(context.Background(), db, &InspectSchemaArgs{Table: tt.table})
+			res, err := r.Inspect(context.Background(), db, env.SQLite, &InspectSchemaArgs{Table: tt.table})
 			if err != nil || res.Error != nil {
 				t.Fatalf("Inspect: %v %+v", err, res.Error)
 			}
@@ -172,7 +172,7 @@ func TestInspectGolden(t *testing.T) {
 
 func TestInspectUnknownTable(t *testing.T) {
 	db := openScript(t, concertScript)
-	res, err := NewRunner(Config{}).Inspect(context.Background(), db, &InspectSchemaArgs{Table: "singers"})
+	res, err := NewRunner(Config{}).Inspect(context.Background(), db, env.SQLite, &InspectSchemaArgs{Table: "singers"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,12 +190,12 @@ func TestSpiderConcertSinger(t *testing.T) {
 	db := openFile(t, filepath.Join(dir, "database", "concert_singer", "concert_singer.sqlite"))
 	r := NewRunner(Config{})
 	ctx := context.Background()
-	all, err := r.Inspect(ctx, db, &InspectSchemaArgs{})
+	all, err := r.Inspect(ctx, db, env.SQLite, &InspectSchemaArgs{})
 	if err != nil || all.Error != nil {
 		t.Fatalf("Inspect: %v %+v", err, all.Error)
 	}
 	golden(t, "spider_concert_singer_schema", all.Content+"\n")
-	one, err := r.Inspect(ctx, db, &InspectSchemaArgs{Table: "singer_in_concert"})
+	one, err := r.Inspect(ctx, db, env.SQLite, &InspectSchemaArgs{Table: "singer_in_concert"})
 	if err != nil || one.Error != nil {
 		t.Fatalf("Inspect: %v %+v", err, one.Error)
 	}
@@ -230,7 +230,7 @@ func TestSpiderInspectEveryTable(t *testing.T) {
 			args = append(args, &InspectSchemaArgs{Table: tbl.Name})
 		}
 		for _, a := range args {
-			res, err := r.Inspect(ctx, db, a)
+			res, err := r.Inspect(ctx, db, env.SQLite, a)
 			if err != nil || res.Error != nil {
 				t.Fatalf("%s: inspect %q: %v %+v", filepath.Base(path), a.Table, err, res.Error)
 			}

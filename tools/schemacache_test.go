@@ -114,8 +114,8 @@ func TestSchemaCacheSpiderDev(t *testing.T) {
 				before, misses := db.reads(), int64(0)
 				for _, in := range inputs {
 					what := fmt.Sprintf("%s, %d bytes, round %d, table %q", filepath.Base(path), obs, round, in)
-					got, gotErr := cached.Inspect(ctx, db, &InspectSchemaArgs{Table: in})
-					want, wantErr := uncached.Inspect(ctx, db.DB, &InspectSchemaArgs{Table: in})
+					got, gotErr := cached.Inspect(ctx, db, env.SQLite, &InspectSchemaArgs{Table: in})
+					want, wantErr := uncached.Inspect(ctx, db.DB, env.SQLite, &InspectSchemaArgs{Table: in})
 					sameResult(t, what, got, want, gotErr, wantErr)
 					if want.Error != nil && want.Error.Code == schemas.ErrCodeNoSuchTable {
 						misses++
@@ -139,7 +139,7 @@ func TestSchemaCacheUnknownTable(t *testing.T) {
 	r := NewRunner(Config{})
 	ctx := context.Background()
 	for i := 0; i < 3; i++ {
-		res, err := r.Inspect(ctx, db, &InspectSchemaArgs{Table: "singers"})
+		res, err := r.Inspect(ctx, db, env.SQLite, &InspectSchemaArgs{Table: "singers"})
 		if err != nil || res.Error == nil || res.Error.Code != schemas.ErrCodeNoSuchTable {
 			t.Fatalf("call %d: %v %+v, want no_such_table", i, err, res.Error)
 		}
@@ -162,7 +162,7 @@ func TestSchemaCacheMutable(t *testing.T) {
 	r := NewRunner(Config{})
 	for i := 0; i < 2; i++ {
 		for _, in := range []string{"", "singer"} {
-			if res, err := r.Inspect(context.Background(), db, &InspectSchemaArgs{Table: in}); err != nil || res.Error != nil {
+			if res, err := r.Inspect(context.Background(), db, env.SQLite, &InspectSchemaArgs{Table: in}); err != nil || res.Error != nil {
 				t.Fatalf("inspect %q: %v %+v", in, err, res.Error)
 			}
 		}
@@ -191,8 +191,8 @@ func TestSchemaCacheBounded(t *testing.T) {
 	ctx := context.Background()
 	for round := 1; round <= 2; round++ {
 		for _, in := range []string{"", "t000", "t150", "T199", "t999"} {
-			got, gotErr := r.Inspect(ctx, db, &InspectSchemaArgs{Table: in})
-			want, wantErr := uncached.Inspect(ctx, db.DB, &InspectSchemaArgs{Table: in})
+			got, gotErr := r.Inspect(ctx, db, env.SQLite, &InspectSchemaArgs{Table: in})
+			want, wantErr := uncached.Inspect(ctx, db.DB, env.SQLite, &InspectSchemaArgs{Table: in})
 			sameResult(t, fmt.Sprintf("round %d, table %q", round, in), got, want, gotErr, wantErr)
 		}
 	}
@@ -200,7 +200,7 @@ func TestSchemaCacheBounded(t *testing.T) {
 		t.Errorf("%d bytes kept, want some and at most %d", n, bound)
 	}
 	for i := 0; i < 200; i++ {
-		if _, err := r.Inspect(ctx, db, &InspectSchemaArgs{Table: fmt.Sprintf("t%03d", i)}); err != nil {
+		if _, err := r.Inspect(ctx, db, env.SQLite, &InspectSchemaArgs{Table: fmt.Sprintf("t%03d", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -208,7 +208,7 @@ func TestSchemaCacheBounded(t *testing.T) {
 		t.Errorf("%d bytes kept after every table, want at most %d", n, bound)
 	}
 	before := db.describes.Load()
-	r.Inspect(ctx, db, &InspectSchemaArgs{Table: "t198"}) // first seen in the pass above, when the bound was reached
+	r.Inspect(ctx, db, env.SQLite, &InspectSchemaArgs{Table: "t198"}) // first seen in the pass above, when the bound was reached
 	if db.describes.Load() != before+1 {
 		t.Errorf("a table past the bound was not read again")
 	}
@@ -242,7 +242,7 @@ func TestSchemaCacheBurst(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				results[i], _ = r.Inspect(context.Background(), db, &InspectSchemaArgs{Table: in})
+				results[i], _ = r.Inspect(context.Background(), db, env.SQLite, &InspectSchemaArgs{Table: in})
 			}()
 		}
 		waitFor(t, "callers to wait on the first", func() bool { return r.schema.waiters() == callers-1 })
@@ -251,7 +251,7 @@ func TestSchemaCacheBurst(t *testing.T) {
 		if got := db.reads(); got != 1 {
 			t.Errorf("table %q: %d catalog reads for %d callers at once, want 1", in, got, callers)
 		}
-		want, _ := NewRunner(Config{SchemaCacheBytes: -1}).Inspect(context.Background(), db.DB, &InspectSchemaArgs{Table: in})
+		want, _ := NewRunner(Config{SchemaCacheBytes: -1}).Inspect(context.Background(), db.DB, env.SQLite, &InspectSchemaArgs{Table: in})
 		for i, res := range results {
 			if res.Content != want.Content || res.Error != nil {
 				t.Errorf("table %q, caller %d: %q %+v, want %q", in, i, res.Content, res.Error, want.Content)
@@ -275,7 +275,7 @@ func TestSchemaCacheLeaderGivesUp(t *testing.T) {
 	leaderDone := make(chan struct{})
 	go func() {
 		defer close(leaderDone)
-		_, leaderErr = r.Inspect(lctx, db, &InspectSchemaArgs{Table: "concert"})
+		_, leaderErr = r.Inspect(lctx, db, env.SQLite, &InspectSchemaArgs{Table: "concert"})
 	}()
 	waitFor(t, "the first caller to read", func() bool { return db.reads() == 1 })
 	const followers = 4
@@ -286,7 +286,7 @@ func TestSchemaCacheLeaderGivesUp(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i], errs[i] = r.Inspect(context.Background(), db, &InspectSchemaArgs{Table: "concert"})
+			results[i], errs[i] = r.Inspect(context.Background(), db, env.SQLite, &InspectSchemaArgs{Table: "concert"})
 		}()
 	}
 	waitFor(t, "callers to wait on the first", func() bool { return r.schema.waiters() == followers })
@@ -297,7 +297,7 @@ func TestSchemaCacheLeaderGivesUp(t *testing.T) {
 	}
 	release()
 	wg.Wait()
-	want, _ := NewRunner(Config{SchemaCacheBytes: -1}).Inspect(context.Background(), db.DB, &InspectSchemaArgs{Table: "concert"})
+	want, _ := NewRunner(Config{SchemaCacheBytes: -1}).Inspect(context.Background(), db.DB, env.SQLite, &InspectSchemaArgs{Table: "concert"})
 	for i := range results {
 		if errs[i] != nil || results[i].Content != want.Content {
 			t.Errorf("caller %d: %v %q, want %q", i, errs[i], results[i].Content, want.Content)

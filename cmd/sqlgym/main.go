@@ -5,6 +5,7 @@
 //	sqlgym repl      play episodes by hand
 //	sqlgym bench     measure a server's throughput
 //	sqlgym eval      score a predictions file; sqlgym check: a dataset's golds
+//	sqlgym import    copy a SQLite dataset into PostgreSQL, golds verified
 //	sqlgym replay    re-run recorded episodes; rescore, export: reuse them
 //	sqlgym log       check the trajectory log (log verify)
 //	sqlgym schemas   the wire protocol's JSON Schemas
@@ -41,6 +42,7 @@ func commands() []command {
 		{"bench", "load a server (--url, or one in this process) with scripted episodes; report throughput", runBench},
 		{"eval", "score a predictions file against a dataset (EX by difficulty and database)", runEval},
 		{"check", "run every gold of a dataset; report errors, timeouts, empty and slow golds", runCheck},
+		{"import", "copy a SQLite dataset into PostgreSQL; write it as JSONL with verified PostgreSQL golds", runImport},
 		{"replay", "re-run recorded episodes; report whether observations and rewards reproduce", runReplay},
 		{"rescore", "pay recorded episodes under another --reward spec; show what changed", runRescore},
 		{"export", "write training files (sft, dpo, raw) from recorded episodes", runExport},

@@ -3,12 +3,14 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/sandbox"
 )
 
 // db is one database file opened read-only. Its fields do not change
@@ -29,9 +31,6 @@ var (
 // write-ahead log beside it holds changes, so what is read of it stays
 // true for as long as it is open.
 func (d *db) Immutable() bool { return true }
-
-// Dialect returns "sqlite".
-func (d *db) Dialect() string { return "sqlite" }
 
 // Close closes every connection to the file.
 func (d *db) Close() error {
@@ -62,8 +61,12 @@ func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.Resul
 		elapsed = time.Since(start)
 		return err
 	})
+	var qe *env.QueryError
+	if errors.As(err, &qe) {
+		return nil, qe
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("sqlite %s: %w", d.path, err)
 	}
 	rs.Elapsed = elapsed
 	rs.ReadColumns = g.readColumns()
@@ -75,7 +78,7 @@ func (d *db) limits(lim env.Limits) limits {
 	if lim.Timeout <= 0 {
 		lim.Timeout = d.cfg.DefaultTimeout
 	}
-	return limits{Limits: lim, ceilRows: d.cfg.MaxResultRows, ceilBytes: d.cfg.MaxResultBytes}
+	return limits{Limits: lim, ceil: sandbox.Ceilings{Rows: d.cfg.MaxResultRows, Bytes: d.cfg.MaxResultBytes}}
 }
 
 // withConn runs f on a connection of its own, with g as the authorizer
@@ -123,5 +126,5 @@ func (d *db) waitFailed(b budget, err error, why string) error {
 		return env.NewQueryError(env.ErrTimeout, fmt.Sprintf(
 			"query timed out after %s before it could start: %s; try again", b.timeout, why))
 	}
-	return fmt.Errorf("sqlite %s: %w", d.path, err)
+	return err // Open and Query name the file
 }

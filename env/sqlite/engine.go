@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -113,8 +114,8 @@ func New(cfg Config) *Engine {
 // engine opened, closed ones included.
 func (e *Engine) PoolStats() env.PoolStats { return e.pools.stats() }
 
-// Dialect returns "sqlite".
-func (e *Engine) Dialect() string { return "sqlite" }
+// Dialect returns env.SQLite.
+func (e *Engine) Dialect() env.Dialect { return env.SQLite }
 
 // Open opens the database file at path read-only. It fails when the file
 // is missing, is not a SQLite database, is shorter than its header says,
@@ -146,13 +147,13 @@ func checkFile(path string) (string, error) {
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
-		return "", err
+		return "", unpath(err)
 	}
 	if !st.Mode().IsRegular() {
 		return "", errors.New("not a regular file")
 	}
 	if err := checkHeader(abs, st.Size()); err != nil {
-		return "", err
+		return "", unpath(err)
 	}
 	if wal, err := os.Stat(abs + "-wal"); err == nil && wal.Size() > 0 {
 		return "", errors.New("it has a non-empty -wal file; checkpoint it into the database first")
@@ -166,4 +167,14 @@ func checkFile(path string) (string, error) {
 func fileURI(path string) string {
 	u := url.URL{Scheme: "file", Path: path, RawQuery: "mode=ro&immutable=1"}
 	return u.String()
+}
+
+// unpath drops the path from a file operation's error: Open's error names
+// the file once, itself.
+func unpath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
 }

@@ -24,8 +24,14 @@ func TestOpenFailsClearly(t *testing.T) {
 	if err := os.WriteFile(withWAL+"-wal", []byte("frames"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	corrupt := filepath.Join(dir, "corrupt.sqlite")
+	if err := Build(context.Background(), corrupt, "CREATE TABLE t (x); INSERT INTO t VALUES (1);"); err != nil {
+		t.Fatal(err)
+	}
+	spoil(t, corrupt)
 	tests := []struct{ name, path, want string }{
 		{"missing", filepath.Join(dir, "missing.sqlite"), "no such file or directory"},
+		{"corrupt after its header", corrupt, "malformed"},
 		{"directory", dir, "not a regular file"},
 		{"not a database", notDB, "file is not a database"},
 		{"uncheckpointed wal", withWAL, "non-empty -wal file"},
@@ -37,12 +43,12 @@ func TestOpenFailsClearly(t *testing.T) {
 				d.Close()
 				t.Fatal("Open succeeded")
 			}
-			if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.path) {
-				t.Errorf("err = %q, want it to name %q and say %q", err, tc.path, tc.want)
+			if !strings.Contains(err.Error(), tc.want) || strings.Count(err.Error(), tc.path) != 1 {
+				t.Errorf("err = %q, want it to name %q once and say %q", err, tc.path, tc.want)
 			}
 		})
 	}
-	if got, want := listDir(t, dir), []string{"notes.sqlite", "wal.sqlite", "wal.sqlite-wal"}; !reflect.DeepEqual(got, want) {
+	if got, want := listDir(t, dir), []string{"corrupt.sqlite", "notes.sqlite", "wal.sqlite", "wal.sqlite-wal"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("directory holds %v, want %v", got, want)
 	}
 }
@@ -76,8 +82,8 @@ func TestOpenAwkwardPath(t *testing.T) {
 	if got, want := listDir(t, dir), []string{"my db.sqlite"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("directory holds %v, want %v", got, want)
 	}
-	if e.Dialect() != "sqlite" || d.Dialect() != "sqlite" {
-		t.Errorf("dialects %q, %q; want sqlite", e.Dialect(), d.Dialect())
+	if e.Dialect() != env.SQLite {
+		t.Errorf("dialect %q, want sqlite", e.Dialect())
 	}
 }
 
@@ -108,5 +114,21 @@ func TestSQLLengthLimit(t *testing.T) {
 	checkKind(t, err, []error{env.ErrTooLarge})
 	if _, err := d.Query(context.Background(), "SELECT 1+1", env.Limits{}); err != nil {
 		t.Fatalf("short statement: %v", err)
+	}
+}
+
+// spoil overwrites everything past a database file's 100-byte header, so
+// that the header still reads well and the schema does not.
+func spoil(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 100; i < len(data); i++ {
+		data[i] = 0xA5
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

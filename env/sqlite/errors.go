@@ -28,7 +28,7 @@ func classify(err error, g *guard, b budget, maxValue int) error {
 		return qe
 	}
 	if b.parent.Err() != nil {
-		return fmt.Errorf("sqlite query: %w", b.parent.Err())
+		return fmt.Errorf("query: %w", b.parent.Err())
 	}
 	if b.stmt.Err() != nil {
 		return timedOut(b)
@@ -38,7 +38,7 @@ func classify(err error, g *guard, b budget, maxValue int) error {
 	}
 	var se sqlite3.Error
 	if !errors.As(err, &se) {
-		return fmt.Errorf("sqlite query: %w", err)
+		return fmt.Errorf("query: %w", err)
 	}
 	switch se.Code {
 	case sqlite3.ErrAuth:
@@ -53,7 +53,7 @@ func classify(err error, g *guard, b budget, maxValue int) error {
 	case sqlite3.ErrError, sqlite3.ErrConstraint, sqlite3.ErrMismatch, sqlite3.ErrRange:
 		return env.NewQueryError(env.ErrSQL, se.Error())
 	}
-	return fmt.Errorf("sqlite query: %w", err)
+	return fmt.Errorf("query: %w", err)
 }
 
 // timedOut is the error of a statement interrupted by its timeout. When

@@ -7,6 +7,7 @@ import (
 	"github.com/mattn/go-sqlite3"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/sandbox"
 )
 
 // limits are the bounds of one statement: the caller's, with the zero
@@ -14,8 +15,7 @@ import (
 // unlimited.
 type limits struct {
 	env.Limits
-	ceilRows  int // more rows than this fail with env.ErrTooLarge
-	ceilBytes int // more cell bytes than this fail with env.ErrTooLarge
+	ceil sandbox.Ceilings // past these, a result fails with env.ErrTooLarge
 }
 
 // cursor is a prepared statement that has taken its first step.

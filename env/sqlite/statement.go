@@ -1,51 +1,18 @@
 package sqlite
 
-import (
-	"fmt"
-	"strings"
-
-	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/env/sqltext"
-)
+import "github.com/sqlgym/sqlgym/env/sandbox"
 
 // leadingKeywords are the words a statement may begin with. The list is a
 // first line only: the authorizer and the read-only check after prepare
 // are the real guards, but some statements (VACUUM, BEGIN, SAVEPOINT,
 // REINDEX of nothing) never reach the authorizer at prepare time.
-var leadingKeywords = map[string]bool{
-	"SELECT": true, "WITH": true, "VALUES": true, "EXPLAIN": true, "PRAGMA": true,
-}
+var leadingKeywords = []string{"SELECT", "WITH", "VALUES", "EXPLAIN", "PRAGMA"}
 
-// byteOrderMark is U+FEFF, which editors and some tokenizers put at the
-// start of a text; it is not part of the SQL.
-const byteOrderMark = "\ufeff"
-
-// singleStatement checks the text a model sent (or a gold) and returns
-// the one statement in it, without a leading byte-order mark or a
-// trailing semicolon.
+// singleStatement checks the text a model sent (or a gold) with the
+// engine-neutral sandbox.Rules, counting statements by SQLite's lexical
+// rules too, and returns the one statement in it.
 func singleStatement(text string, maxBytes int) (string, error) {
-	text = strings.TrimLeft(text, byteOrderMark)
-	if len(text) > maxBytes {
-		return "", env.NewQueryError(env.ErrTooLarge,
-			fmt.Sprintf("statement too long: %d bytes; at most %d are allowed", len(text), maxBytes))
-	}
-	stmts := sqltext.Statements(text)
-	switch {
-	case len(stmts) == 0 || sqliteStatements(text) == 0:
-		return "", env.NewQueryError(env.ErrSQL, "empty statement: send one SQL statement")
-	case len(stmts) > 1 || sqliteStatements(text) > 1:
-		return "", env.NewQueryError(env.ErrMultiStatement,
-			fmt.Sprintf("only one statement per call is allowed; got %d", max(len(stmts), sqliteStatements(text))))
-	}
-	kw := sqltext.FirstKeyword(stmts[0])
-	if !leadingKeywords[kw] {
-		if kw == "" {
-			kw = "this"
-		}
-		return "", env.NewQueryError(env.ErrDenied, fmt.Sprintf(
-			"statement denied: %s statements are not allowed; only read-only SELECT, WITH, VALUES, EXPLAIN and PRAGMA statements may run", kw))
-	}
-	return stmts[0], nil
+	return sandbox.Rules{Allowed: leadingKeywords, MaxBytes: maxBytes, Count: sqliteStatements}.Statement(text)
 }
 
 // sqliteStatements counts the statements in text by SQLite's own lexical

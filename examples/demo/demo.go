@@ -50,7 +50,7 @@ func Load(ctx context.Context, dir string, build func(ctx context.Context, path,
 	if err != nil {
 		return nil, err
 	}
-	ds := &env.Dataset{Name: Name, Dialect: "sqlite", Tasks: tasks, DBs: dbs}
+	ds := &env.Dataset{Name: Name, Dialect: env.SQLite, Tasks: tasks, DBs: dbs}
 	if err := ds.Index(); err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}

@@ -67,3 +67,37 @@ func drop(t testing.TB, base, schema string) {
 		t.Errorf("drop schema %s: %v", schema, err)
 	}
 }
+
+// Database creates a fresh database on the test server and returns its
+// URL; the database is dropped, connections and all, when the test ends.
+// It is for tests whose schemas have fixed names (one per db_id of an
+// imported dataset), which would meet other tests' in a shared database.
+func Database(t testing.TB) string {
+	t.Helper()
+	base := ServerURL(t)
+	var b [6]byte
+	rand.Read(b[:])
+	name := "sqlgym_test_" + hex.EncodeToString(b[:])
+	admin(t, base, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
+	t.Cleanup(func() { admin(t, base, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)") })
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("%s: %v", EnvVar, err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// admin runs one statement on the server's own database.
+func admin(t testing.TB, base, stmt string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatalf("%s: %v", stmt, err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, stmt); err != nil {
+		t.Fatalf("%s: %v", stmt, err)
+	}
+}

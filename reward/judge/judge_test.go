@@ -183,6 +183,29 @@ func TestJudgeGoldRows(t *testing.T) {
 	}
 }
 
+// A task carrying both golds is scored on its gold SQL while it runs, and
+// on its answer rows when the engine cannot run it.
+func TestJudgeGoldSQLFallsBackToRows(t *testing.T) {
+	db := openDB(t, singers)
+	j := New(Config{})
+	bird := spec(schemas.MatchBird)
+	tests := []struct {
+		name, gold, pred, want string
+	}{
+		{"gold runs: its rows count", "SELECT count(*) FROM singer", "SELECT count(*) FROM singer", schemas.OutcomeCorrect},
+		{"gold runs: the answer rows do not", "SELECT count(*) FROM singer", "SELECT 2", schemas.OutcomeMismatch},
+		{"gold fails: the answer rows count", "SELECT count(*) FROM no_such_table", "SELECT 2", schemas.OutcomeCorrect},
+		{"gold fails: a wrong answer", "SELECT count(*) FROM no_such_table", "SELECT 3", schemas.OutcomeMismatch},
+	}
+	for _, tt := range tests {
+		task := &env.Task{ID: "pg/" + tt.name, GoldSQL: tt.gold, GoldRows: [][]any{{int64(2)}}}
+		v, err := j.Judge(context.Background(), db, "test", task, tt.pred, bird)
+		if err != nil || v.Outcome != tt.want || v.GoldErr != nil {
+			t.Errorf("%s: %s (gold error %v), %v; want %s", tt.name, v.Outcome, v.GoldErr, err, tt.want)
+		}
+	}
+}
+
 func TestJudgeShaping(t *testing.T) {
 	db := openDB(t, singers)
 	j := New(Config{EfficiencyRuns: 2})

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/pgimport"
+	"github.com/sqlgym/sqlgym/env/sqlite"
+)
+
+// importFlags are the flags of sqlgym import.
+type importFlags struct {
+	dataset, dsn, out, role string
+	goldTimeout             time.Duration
+	connectTimeout          time.Duration
+	maxAnswerRows           int
+}
+
+// runImport copies a SQLite dataset into PostgreSQL and writes it out as a
+// JSONL dataset with PostgreSQL golds (docs/engines.md, "Importing a
+// dataset into PostgreSQL").
+func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("import", stderr)
+	var f importFlags
+	fs.StringVar(&f.dataset, "dataset", "", "SQLite dataset to import, `[NAME=]FORMAT:PATH` with FORMAT spider, bird or jsonl (required)")
+	fs.StringVar(&f.dsn, "dsn", "", "PostgreSQL server to import into, `postgres://USER@HOST:PORT/DB`; its user creates schemas and a role (required)")
+	fs.StringVar(&f.out, "out", "", "folder to write tasks.jsonl and the report to (required)")
+	fs.StringVar(&f.role, "role", pgimport.DefaultReaderRole, "read-only role granted SELECT on the imported schemas (created if missing)")
+	fs.DurationVar(&f.goldTimeout, "gold-timeout", pgimport.DefaultGoldTimeout, "time limit of each gold, on SQLite and on PostgreSQL")
+	fs.DurationVar(&f.connectTimeout, "connect-timeout", 10*time.Second, "time limit to reach the PostgreSQL server")
+	fs.IntVar(&f.maxAnswerRows, "max-answer-rows", pgimport.DefaultMaxAnswerRows, "rows a task's gold_answer may hold; a gold returning more is left out")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := f.check(); err != nil {
+		return err
+	}
+	ds, err := loadDataset(f.dataset)
+	if err != nil {
+		return err
+	}
+	if ds.Dialect != env.SQLite {
+		return usageError{fmt.Sprintf("import: --dataset %q is a %s dataset; import reads SQLite datasets", f.dataset, ds.Dialect)}
+	}
+	conn, err := connectPostgres(ctx, f.dsn, f.connectTimeout)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	prog := newImportProgress(stderr)
+	imp, err := pgimport.Import(ctx, pgimport.Config{
+		Dataset: ds, SQLite: sqlite.New(sqlite.Config{}), Conn: conn,
+		Reader: func(ctx context.Context, conn *pgx.Conn, schemas []string) error {
+			return pgimport.GrantReader(ctx, conn, f.role, schemas)
+		},
+		GoldTimeout: f.goldTimeout, MaxAnswerRows: f.maxAnswerRows, Progress: prog.update,
+	})
+	prog.finish()
+	if err != nil {
+		return err
+	}
+	if err := pgimport.WriteDataset(f.out, ds, imp); err != nil {
+		return err
+	}
+	imp.Report.WriteText(stdout)
+	fmt.Fprintf(stdout, "wrote %s/%s and the report (%s, %s); serve it with --dataset NAME=jsonl:%s\n",
+		f.out, pgimport.TasksFile, pgimport.ReportTextFile, pgimport.ReportFile, f.out)
+	return nil
+}
+
+func (f *importFlags) check() error {
+	switch {
+	case f.dataset == "":
+		return usageError{"import: --dataset is required"}
+	case f.dsn == "":
+		return usageError{"import: --dsn is required (postgres://USER@HOST:PORT/DB)"}
+	case f.out == "":
+		return usageError{"import: --out is required"}
+	case f.role == "":
+		return usageError{"import: --role must not be empty"}
+	case f.goldTimeout <= 0 || f.connectTimeout <= 0:
+		return usageError{"import: --gold-timeout and --connect-timeout must be positive"}
+	case f.maxAnswerRows < 1:
+		return usageError{"import: --max-answer-rows must be at least 1"}
+	}
+	return nil
+}
+
+// connectPostgres opens one connection to the server dsn names; a DSN
+// that does not parse is a usage error, a server that does not answer
+// within timeout a plain one.
+func connectPostgres(ctx context.Context, dsn string, timeout time.Duration) (*pgx.Conn, error) {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, usageError{fmt.Sprintf("import: --dsn: %v", err)}
+	}
+	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > timeout {
+		cfg.ConnectTimeout = timeout
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("import: connect to PostgreSQL at %s:%d: %w", cfg.Host, cfg.Port, err)
+	}
+	return conn, nil
+}
