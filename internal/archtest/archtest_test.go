@@ -17,6 +17,7 @@ var allowed = map[string][]string{
 	"reward":          {mod + "schemas", mod + "env/sqltext"},
 	"env":             {mod + "schemas"},
 	"env/sandbox":     {mod + "env", mod + "env/sqltext"},
+	"env/postgres":    {mod + "env", mod + "env/sandbox", mod + "env/sqltext", "github.com/jackc/pgx/v5"},
 	"env/sqlite":      {mod + "env", mod + "env/sandbox", mod + "env/sqltext", mod + "schemas", "github.com/mattn/go-sqlite3"},
 	"tools":           {mod + "env", mod + "env/sqltext", mod + "schemas", "github.com/invopop/jsonschema"},
 	"reward/judge":    {mod + "env", mod + "env/sqltext", mod + "reward", mod + "schemas"},
