@@ -32,4 +32,3 @@ func CheckKind(t testing.TB, err error, kinds []error) {
 		t.Fatal("empty error message")
 	}
 }
-
