@@ -64,23 +64,17 @@ INSERT INTO big SELECT g, 'row ' || g FROM generate_series(1, 10000) AS g;
 // and the schema. The schema is dropped when the test ends.
 func fixture(t testing.TB) (string, string) {
 	t.Helper()
-	_, schema := pgtest.URL(t)
-	base := pgtest.ServerURL(t)
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	script := "CREATE SCHEMA " + pgx.Identifier{schema}.Sanitize() + "; SET search_path = " +
-		pgx.Identifier{schema}.Sanitize() + ";" + fixtureScript
-	if _, err := conn.Exec(ctx, script, pgx.QueryExecModeSimpleProtocol); err != nil {
-		t.Fatal(err)
-	}
-	if err := EnsureReader(ctx, conn, DefaultRole, schema); err != nil {
-		t.Fatal(err)
-	}
+	base, schema := pgtest.Schema(t, fixtureScript)
+	ensureReader(t, schema)
 	return base, schema
+}
+
+// ensureReader lets the reader role read schema.
+func ensureReader(t testing.TB, schema string) {
+	t.Helper()
+	if err := EnsureReader(context.Background(), pgtest.Conn(t), DefaultRole, schema); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // openFixture opens the fixture's schema with an engine of cfg and
