@@ -136,10 +136,16 @@ func prefixed(prefix string, errs []error) []error {
 
 // newSQLiteDataset wraps tasks and databases into an indexed dataset.
 func newSQLiteDataset(name string, tasks []Task, dbs map[string]string) (*Dataset, error) {
+	return newDataset(name, SQLite, tasks, dbs)
+}
+
+// newDataset wraps tasks and databases of a dialect into an indexed
+// dataset.
+func newDataset(name string, dialect Dialect, tasks []Task, dbs map[string]string) (*Dataset, error) {
 	if len(tasks) == 0 {
 		return nil, errors.New("empty dataset: no tasks")
 	}
-	ds := &Dataset{Name: name, Dialect: SQLite, Tasks: tasks, DBs: dbs}
+	ds := &Dataset{Name: name, Dialect: dialect, Tasks: tasks, DBs: dbs}
 	if err := ds.Index(); err != nil {
 		return nil, err
 	}

@@ -19,9 +19,13 @@ type birdRecord struct {
 	Difficulty string          `json:"difficulty"`
 }
 
-// LoadBird reads a BIRD split: path is the folder holding dev.json or
-// mini_dev_sqlite.json (or the JSON file itself), with the databases at
-// dev_databases/<db>/<db>.sqlite beside it. Task ids are
+// LoadBird reads a BIRD split: path is the folder holding dev.json,
+// mini_dev_sqlite.json or mini_dev_postgresql.json (or the JSON file
+// itself), with the databases at dev_databases/<db>/<db>.sqlite beside
+// it. A file named mini_dev_postgresql.json holds golds in PostgreSQL's
+// dialect: its dataset is of dialect Postgres, each database is the
+// schema named after its db_id (the source is the bare db_id until
+// serving binds it to a server), and no file is looked for. Task ids are
 // "<name>/<question_id>", or "<name>/<index>" for records without one.
 // A failed load names every database file that is missing.
 func LoadBird(name, path string) (*Dataset, error) {
@@ -31,7 +35,7 @@ func LoadBird(name, path string) (*Dataset, error) {
 // loadBird is LoadBird, returning the databases whose file is missing
 // apart.
 func loadBird(name, path string) (*Dataset, []error, error) {
-	file, err := findFile(path, "dev.json", "mini_dev_sqlite.json")
+	file, err := findFile(path, "dev.json", "mini_dev_sqlite.json", birdPostgresFile)
 	if err != nil {
 		return nil, nil, fmt.Errorf("bird %s: %w", path, err)
 	}
@@ -63,9 +67,20 @@ func loadBirdFile(name, file string) (*Dataset, []error, error) {
 		dbs.add(fmt.Sprintf("record %d", i), t.DBID, filepath.Join(dir, "dev_databases", t.DBID, t.DBID+".sqlite"))
 		tasks = append(tasks, t)
 	}
+	if filepath.Base(file) == birdPostgresFile {
+		schemas := map[string]string{}
+		for id := range dbs.paths {
+			schemas[id] = id
+		}
+		ds, err := newDataset(name, Postgres, tasks, schemas)
+		return ds, nil, err
+	}
 	ds, err := newSQLiteDataset(name, tasks, dbs.paths)
 	return ds, dbs.bad, err
 }
+
+// birdPostgresFile is BIRD Mini-Dev's task file with PostgreSQL golds.
+const birdPostgresFile = "mini_dev_postgresql.json"
 
 func birdTask(name string, i int, raw json.RawMessage) (Task, error) {
 	var r birdRecord

@@ -2,6 +2,8 @@ package env
 
 import (
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -91,4 +93,25 @@ func TestLoadBirdNoFile(t *testing.T) {
 	dir := t.TempDir()
 	_, err := LoadBird("b", dir)
 	checkErr(t, "empty folder", err, dir, "dev.json", "mini_dev_sqlite.json")
+}
+
+func TestLoadBirdMiniDevPostgres(t *testing.T) {
+	for _, path := range []string{"testdata/bird_postgres", "testdata/bird_postgres/mini_dev_postgresql.json"} {
+		ds, err := Load(Source{Name: "mini_pg", Format: FormatBird, Path: path})
+		if err != nil {
+			t.Fatalf("Load(%s): %v", path, err)
+		}
+		if ds.Dialect != Postgres || len(ds.Tasks) != 3 {
+			t.Fatalf("dialect %q, %d tasks; want postgres, 3", ds.Dialect, len(ds.Tasks))
+		}
+		want := map[string]string{"debit_card_specializing": "debit_card_specializing", "california_schools": "california_schools"}
+		if !reflect.DeepEqual(ds.DBs, want) {
+			t.Errorf("DBs = %v, want each db_id as its schema: %v", ds.DBs, want)
+		}
+		got := ds.Tasks[2]
+		if got.ID != "mini_pg/1" || got.DBID != "california_schools" || got.Difficulty != "simple" ||
+			!strings.Contains(got.GoldSQL, `"Free Meal Count (K-12)"`) || !strings.HasPrefix(got.Evidence, "Eligible free rate") {
+			t.Errorf("task = %+v", got)
+		}
+	}
 }

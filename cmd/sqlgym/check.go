@@ -18,6 +18,7 @@ type checkFlags struct {
 	goldTimeout time.Duration
 	slow        time.Duration
 	workers     int
+	engine      engineFlags
 }
 
 // runCheck runs every gold of a dataset and reports the broken, slow and
@@ -29,7 +30,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.DurationVar(&f.goldTimeout, "gold-timeout", 30*time.Second, "time limit of a gold query")
 	fs.DurationVar(&f.slow, "slow", evaluate.DefaultSlow, "report golds that run longer than this")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "golds run at once")
+	f.engine.register(fs)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := f.engine.parse(); err != nil {
 		return err
 	}
 	switch {
@@ -40,11 +45,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case f.workers < 1:
 		return usageError{"check: --workers must be at least 1"}
 	}
-	ds, err := loadDatasetKeepingMissing(f.dataset)
+	ds, err := loadDataset(f.dataset, &f.engine, env.LoadKeepingMissing)
 	if err != nil {
 		return err
 	}
-	catalog := env.NewCatalog(sqlite.New(sqlite.Config{}))
+	catalog := env.NewCatalog(sqlite.New(sqlite.Config{}), f.engine.postgres(0))
 	defer catalog.Close()
 	bar := newProgress(stderr, "check")
 	rep, err := evaluate.Check(ctx, ds, evaluate.CheckConfig{
@@ -66,18 +71,4 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("check %s: %d of %d golds failed (%d errors, %d timeouts)", ds.Name, errs+timeouts, len(rep.Golds), errs, timeouts)
 	}
 	return nil
-}
-
-// loadDatasetKeepingMissing loads the dataset of a --dataset flag, keeping
-// the databases whose file is missing: check reports them with the rest.
-func loadDatasetKeepingMissing(v string) (*env.Dataset, error) {
-	src, err := env.ParseSource(v)
-	if err != nil {
-		return nil, usageError{fmt.Sprintf("--dataset %q: %v", v, err)}
-	}
-	ds, err := env.LoadKeepingMissing(src)
-	if err != nil {
-		return nil, fmt.Errorf("--dataset %q: %w", v, err)
-	}
-	return ds, nil
 }

@@ -33,6 +33,7 @@ type evalFlags struct {
 	goldTimeout   time.Duration
 	submitTimeout time.Duration
 	maxLineBytes  int
+	engine        engineFlags
 }
 
 func (f *evalFlags) register(fs *flag.FlagSet) {
@@ -45,6 +46,7 @@ func (f *evalFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.goldTimeout, "gold-timeout", 30*time.Second, "time limit of a gold query, timed apart from the prediction")
 	fs.DurationVar(&f.submitTimeout, "submit-timeout", 30*time.Second, "time limit of a predicted query")
 	bytesVar(fs, &f.maxLineBytes, "max-line-bytes", evaluate.DefaultMaxLineBytes, "longest line of a predictions file (a BIRD file: longest key or value); a longer one is refused where it is met")
+	f.engine.register(fs)
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -64,11 +66,14 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case f.maxLineBytes < 1:
 		return usageError{"eval: --max-line-bytes must be at least 1"}
 	}
+	if err := f.engine.parse(); err != nil {
+		return err
+	}
 	spec, err := f.spec()
 	if err != nil {
 		return err
 	}
-	ds, err := loadDataset(f.dataset)
+	ds, err := loadDataset(f.dataset, &f.engine, env.Load)
 	if err != nil {
 		return err
 	}
@@ -116,22 +121,23 @@ func readPredictions(f *evalFlags, ds *env.Dataset) ([]evaluate.Prediction, stri
 	return preds, format, err
 }
 
-// loadDataset loads the one dataset of a --dataset flag.
-func loadDataset(v string) (*env.Dataset, error) {
+// loadDataset loads the one dataset of a --dataset flag with load, or
+// on the server --engine names for it.
+func loadDataset(v string, e *engineFlags, load func(env.Source) (*env.Dataset, error)) (*env.Dataset, error) {
 	src, err := env.ParseSource(v)
 	if err != nil {
 		return nil, usageError{fmt.Sprintf("--dataset %q: %v", v, err)}
 	}
-	ds, err := env.Load(src)
+	ds, err := e.load(src, load)
 	if err != nil {
 		return nil, fmt.Errorf("--dataset %q: %w", v, err)
 	}
-	return ds, nil
+	return ds, e.checkUsed([]*env.Dataset{ds})
 }
 
 // evalItems judges the items, writes --out and prints the summary.
 func evalItems(ctx context.Context, f *evalFlags, ds *env.Dataset, items []evaluate.Item, spec schemas.RewardSpec, stdout, stderr io.Writer) error {
-	catalog := env.NewCatalog(sqlite.New(sqlite.Config{}))
+	catalog := env.NewCatalog(sqlite.New(sqlite.Config{}), f.engine.postgres(0))
 	defer catalog.Close()
 	bar := newProgress(stderr, "eval")
 	start := time.Now()

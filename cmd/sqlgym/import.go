@@ -10,6 +10,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/pgimport"
+	"github.com/sqlgym/sqlgym/env/postgres"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 )
 
@@ -30,7 +31,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&f.dataset, "dataset", "", "SQLite dataset to import, `[NAME=]FORMAT:PATH` with FORMAT spider, bird or jsonl (required)")
 	fs.StringVar(&f.dsn, "dsn", "", "PostgreSQL server to import into, `postgres://USER@HOST:PORT/DB`; its user creates schemas and a role (required)")
 	fs.StringVar(&f.out, "out", "", "folder to write tasks.jsonl and the report to (required)")
-	fs.StringVar(&f.role, "role", pgimport.DefaultReaderRole, "read-only role granted SELECT on the imported schemas (created if missing)")
+	fs.StringVar(&f.role, "role", postgres.DefaultRole, "read-only role granted SELECT on the imported schemas (created if missing); serve logs in as "+postgres.DefaultRole)
 	fs.DurationVar(&f.goldTimeout, "gold-timeout", pgimport.DefaultGoldTimeout, "time limit of each gold, on SQLite and on PostgreSQL")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", 10*time.Second, "time limit to reach the PostgreSQL server")
 	fs.IntVar(&f.maxAnswerRows, "max-answer-rows", pgimport.DefaultMaxAnswerRows, "rows a task's gold_answer may hold; a gold returning more is left out")
@@ -40,7 +41,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := f.check(); err != nil {
 		return err
 	}
-	ds, err := loadDataset(f.dataset)
+	ds, err := loadDataset(f.dataset, &engineFlags{}, env.Load)
 	if err != nil {
 		return err
 	}
@@ -56,7 +57,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	imp, err := pgimport.Import(ctx, pgimport.Config{
 		Dataset: ds, SQLite: sqlite.New(sqlite.Config{}), Conn: conn,
 		Reader: func(ctx context.Context, conn *pgx.Conn, schemas []string) error {
-			return pgimport.GrantReader(ctx, conn, f.role, schemas)
+			return postgres.EnsureReader(ctx, conn, f.role, schemas...)
 		},
 		GoldTimeout: f.goldTimeout, MaxAnswerRows: f.maxAnswerRows, Progress: prog.update,
 	})

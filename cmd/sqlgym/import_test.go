@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/internal/pgtest"
 )
 
@@ -52,7 +53,7 @@ func TestImportCommand(t *testing.T) {
 		first["sqlite_gold_sql"] != `SELECT count(*) FROM item WHERE name = "pen"` {
 		t.Errorf("first task = %v", first)
 	}
-	if _, err := loadDataset("pg=jsonl:" + out); err != nil {
+	if _, err := loadDataset("pg=jsonl:"+out, &engineFlags{servers: map[string]string{"pg": dsn}}, env.Load); err != nil {
 		t.Errorf("the imported dataset does not load: %v", err)
 	}
 }

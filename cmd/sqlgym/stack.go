@@ -39,6 +39,7 @@ type stackFlags struct {
 	dbRunning        int
 	durability       durabilityFlags
 	schemaCacheBytes int
+	engine           engineFlags
 }
 
 func (s *stackFlags) register(fs *flag.FlagSet) {
@@ -65,6 +66,7 @@ func (s *stackFlags) registerDBPool(fs *flag.FlagSet) {
 		"connections per database: statements running on one database at once; waiting for one counts against the statement's timeout")
 	fs.IntVar(&s.dbRunning, "db-running", sqlite.DefaultMaxRunning,
 		"statements running at once across all databases; waiting for a slot counts against the statement's timeout")
+	s.engine.register(fs)
 }
 
 func (s *stackFlags) check() error {
@@ -80,7 +82,7 @@ func (s *stackFlags) check() error {
 	case s.schemaCacheBytes < 0:
 		return usageError{"--schema-cache-bytes must not be negative (0 keeps none)"}
 	}
-	return nil
+	return s.engine.parse()
 }
 
 // stack is what runs episodes, built from stackFlags.
@@ -134,7 +136,7 @@ func (s *stackFlags) engines() (*env.Catalog, *tools.Runner, *judge.Judge) {
 	if cacheBytes == 0 {
 		cacheBytes = -1 // the runner's "keep none"; its zero is the default
 	}
-	return env.NewCatalog(eng),
+	return env.NewCatalog(eng, s.engine.postgres(s.queryTimeout)),
 		tools.NewRunner(tools.Config{RowLimit: s.rowLimit, ObservationBytes: s.observationBytes, QueryTimeout: s.queryTimeout,
 			SchemaCacheBytes: cacheBytes}),
 		judge.New(judge.Config{PredTimeout: s.submitTimeout, GoldTimeout: s.goldTimeout})
@@ -155,13 +157,13 @@ func (s *stackFlags) loadDatasets(ctx context.Context) ([]*env.Dataset, error) {
 		if err != nil {
 			return nil, usageError{fmt.Sprintf("--dataset %q: %v", v, err)}
 		}
-		ds, err := s.dbCheck.load(src)
+		ds, err := s.engine.load(src, s.dbCheck.load)
 		if err != nil {
 			return nil, fmt.Errorf("--dataset %q: %w", v, err)
 		}
 		out = append(out, ds)
 	}
-	return out, nil
+	return out, s.engine.checkUsed(out)
 }
 
 func (st *stack) close(log *zap.Logger) {

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/postgres"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/internal/pgtest"
 )
@@ -86,7 +87,10 @@ func TestCopyDBKeepsEveryValue(t *testing.T) {
 	}
 }
 
-func TestGrantReaderReadsOnly(t *testing.T) {
+// TestImportedSchemaReadsOnly: the engine's reader role, granted on a
+// copied schema (as Import does after each copy), reads it and writes
+// nothing.
+func TestImportedSchemaReadsOnly(t *testing.T) {
 	ctx := context.Background()
 	conn := connect(t, pgtest.Database(t))
 	if _, err := CopyDB(ctx, openLoose(t), conn, "Loose", CopyConfig{}); err != nil {
@@ -98,7 +102,7 @@ func TestGrantReaderReadsOnly(t *testing.T) {
 		}
 	})
 	for range 2 { // the role is reused
-		if err := GrantReader(ctx, conn, "sqlgym_test_reader", []string{"Loose"}); err != nil {
+		if err := postgres.EnsureReader(ctx, conn, "sqlgym_test_reader", "Loose"); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/postgres"
 )
 
 // Defaults for the zero fields of Config.
@@ -28,7 +29,8 @@ type Config struct {
 	// user must be able to create schemas and roles.
 	Conn *pgx.Conn
 	// Reader grants the read-only role its reading rights on the
-	// imported schemas. Default: GrantReader with DefaultReaderRole.
+	// imported schemas. Default: postgres.EnsureReader with
+	// postgres.DefaultRole, the role the engine logs in as.
 	Reader func(ctx context.Context, conn *pgx.Conn, schemas []string) error
 	// Copy configures the copy of each database.
 	Copy CopyConfig
@@ -53,7 +55,7 @@ type Progress struct {
 func (c Config) withDefaults() Config {
 	if c.Reader == nil {
 		c.Reader = func(ctx context.Context, conn *pgx.Conn, schemas []string) error {
-			return GrantReader(ctx, conn, DefaultReaderRole, schemas)
+			return postgres.EnsureReader(ctx, conn, postgres.DefaultRole, schemas...)
 		}
 	}
 	if c.GoldTimeout <= 0 {

@@ -123,8 +123,7 @@ func (d *db) withConn(ctx context.Context, timeout time.Duration, g *guard,
 // server's error.
 func (d *db) waitFailed(b budget, err error, why string) error {
 	if b.parent.Err() == nil && b.stmt.Err() != nil {
-		return env.NewQueryError(env.ErrTimeout, fmt.Sprintf(
-			"query timed out after %s before it could start: %s; try again", b.timeout, why))
+		return sandbox.TimedOutWaiting(b.timeout, why)
 	}
 	return err // Open and Query name the file
 }

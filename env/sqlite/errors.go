@@ -9,6 +9,7 @@ import (
 	"github.com/mattn/go-sqlite3"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/sandbox"
 )
 
 // budget is one call's time: the caller's context (parent), the
@@ -56,13 +57,5 @@ func classify(err error, g *guard, b budget, maxValue int) error {
 	return fmt.Errorf("query: %w", err)
 }
 
-// timedOut is the error of a statement interrupted by its timeout. When
-// waiting took a good part of the time (a quarter or more), it says so.
-func timedOut(b budget) error {
-	msg := fmt.Sprintf("query timed out after %s", b.timeout)
-	if b.waited >= b.timeout/4 {
-		msg += fmt.Sprintf(" (%s of it spent waiting to start: the server was busy)",
-			b.waited.Round(time.Millisecond))
-	}
-	return env.NewQueryError(env.ErrTimeout, msg)
-}
+// timedOut is the error of a statement stopped by its timeout.
+func timedOut(b budget) error { return sandbox.TimedOut(b.timeout, b.waited) }

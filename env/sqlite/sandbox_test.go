@@ -2,16 +2,15 @@ package sqlite
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/internal/enginetest"
 )
 
 // attack is one hostile statement and the kinds of *env.QueryError it may
@@ -151,28 +150,6 @@ func TestAdversarialStatements(t *testing.T) {
 	}
 }
 
-// checkKind checks that err is a *env.QueryError of one of kinds, or nil
-// when kinds is empty, and that its message is not empty.
-func checkKind(t *testing.T, err error, kinds []error) {
-	t.Helper()
-	if len(kinds) == 0 {
-		if err != nil {
-			t.Fatalf("err = %v, want success", err)
-		}
-		return
-	}
-	var qe *env.QueryError
-	if !errors.As(err, &qe) {
-		t.Fatalf("err = %v (%T), want a *env.QueryError of %v", err, err, kinds)
-	}
-	if !slices.ContainsFunc(kinds, func(k error) bool { return errors.Is(err, k) }) {
-		t.Fatalf("err = %q of kind %v, want one of %v", qe.Message, qe.Kind, kinds)
-	}
-	if strings.TrimSpace(qe.Message) == "" {
-		t.Fatal("empty error message")
-	}
-}
-
 // checkServing checks that an ordinary query still works.
 func checkServing(t *testing.T, d env.DB) {
 	t.Helper()
@@ -205,3 +182,6 @@ func TestDeniedMessagesNameTheAction(t *testing.T) {
 		}
 	}
 }
+
+// checkKind is the engines' shared check of an attack's error.
+func checkKind(t *testing.T, err error, kinds []error) { enginetest.CheckKind(t, err, kinds) }

@@ -101,3 +101,37 @@ func admin(t testing.TB, base, stmt string) {
 		t.Fatalf("%s: %v", stmt, err)
 	}
 }
+
+// Schema creates a fresh schema on the test server and runs script in it
+// (the schema first on the search path) as the server URL's user. It
+// returns the server's URL and the schema, which is dropped, with
+// everything in it, when the test ends.
+func Schema(t testing.TB, script string) (string, string) {
+	t.Helper()
+	_, schema := URL(t)
+	base := ServerURL(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	id := pgx.Identifier{schema}.Sanitize()
+	all := "CREATE SCHEMA " + id + "; SET search_path = " + id + ";\n" + script
+	if _, err := conn.Exec(ctx, all, pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Fatal(err)
+	}
+	return base, schema
+}
+
+// Conn connects to the test server as the server URL's user; the
+// connection is closed when the test ends.
+func Conn(t testing.TB) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), ServerURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}

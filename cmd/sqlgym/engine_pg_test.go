@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sqlgym/sqlgym/env/postgres"
+	"github.com/sqlgym/sqlgym/episodes/client"
+	"github.com/sqlgym/sqlgym/internal/pgtest"
+	"github.com/sqlgym/sqlgym/schemas"
+)
+
+// pgDataset creates a schema on the test server holding a small table,
+// lets the reader role read it, and writes a JSONL dataset whose one
+// task's db_id is that schema. It returns the dataset's folder, the
+// server's URL and the schema.
+func pgDataset(t *testing.T) (string, string, string) {
+	t.Helper()
+	base, schema := pgtest.Schema(t, `CREATE TABLE singer (singer_id integer PRIMARY KEY, name text NOT NULL, age integer, net_worth numeric(8, 2));
+INSERT INTO singer VALUES (1, 'Ana', 30, 1.50), (2, 'Bo', 41, 20), (3, 'Cy', 25, NULL);`)
+	if err := postgres.EnsureReader(context.Background(), pgtest.Conn(t), postgres.DefaultRole, schema); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	line := `{"task_id": "1", "db_id": "` + schema + `", "question": "Who is older than 28, oldest first?", ` +
+		`"gold_sql": "SELECT name FROM singer WHERE age > 28 ORDER BY age DESC"}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "tasks.jsonl"), []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, base, schema
+}
+
+func TestServeRunsAnEpisodeOnPostgres(t *testing.T) {
+	dir, base, _ := pgDataset(t)
+	args := []string{"--dataset", "pg=jsonl:" + dir, "--engine", "pg=" + base, "--data-dir", t.TempDir()}
+	serveAndDrive(t, args, func(c *client.Client) {
+		ctx := context.Background()
+		info, err := c.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(info.Datasets) != 1 || info.Datasets[0].Dialect != "postgres" {
+			t.Fatalf("datasets = %+v, want one of dialect postgres", info.Datasets)
+		}
+		r, err := c.Reset(ctx, schemas.ResetParams{TaskID: "pg/1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Task.Dialect != "postgres" || !strings.Contains(r.Messages[0].Content, "PostgreSQL SQL") {
+			t.Errorf("task dialect %q, prompt %q; want postgres and a prompt naming PostgreSQL", r.Task.Dialect, r.Messages[0].Content)
+		}
+		sql := func(q string) map[string]any { return map[string]any{"sql": q} }
+		steps := []struct {
+			action schemas.Action
+			want   string
+		}{
+			{client.ToolCall("inspect_schema", map[string]any{}), "singer(singer_id integer, name text, age integer, net_worth numeric(8,2))"},
+			{client.ToolCall("inspect_schema", map[string]any{"table": "singer"}), "Primary key: singer_id"},
+			{client.ToolCall("execute_sql", sql("SELECT name, net_worth FROM singer ORDER BY singer_id")), "Ana"},
+			{client.ToolCall("execute_sql", sql("SELEC name FROM singer")), `syntax error at or near "SELEC"`},
+			{client.ToolCall("execute_sql", sql("DELETE FROM singer")), "statement denied"},
+		}
+		for _, s := range steps {
+			res, err := c.Step(ctx, r.EpisodeID, s.action)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(res.Observation.Content, s.want) {
+				t.Errorf("observation %q, want it to contain %q", res.Observation.Content, s.want)
+			}
+		}
+		res, err := c.Step(ctx, r.EpisodeID, client.ToolCall("submit", sql("SELECT name FROM singer WHERE age >= 29 ORDER BY age DESC")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Info.Outcome != "correct" || !res.Terminated {
+			t.Errorf("submit: outcome %q, terminated %v; want correct: %+v", res.Info.Outcome, res.Terminated, res)
+		}
+	})
+	verifyPostgresUnchanged(t)
+}
+
+// verifyPostgresUnchanged checks that the server's superuser still sees
+// no session of the reader left in a transaction.
+func verifyPostgresUnchanged(t *testing.T) {
+	t.Helper()
+	var open int
+	q := "SELECT count(*) FROM pg_stat_activity WHERE usename = $1 AND state LIKE 'idle in transaction%'"
+	if err := pgtest.Conn(t).QueryRow(context.Background(), q, postgres.DefaultRole).Scan(&open); err != nil {
+		t.Fatal(err)
+	}
+	if open != 0 {
+		t.Errorf("%d sessions of %s left in a transaction", open, postgres.DefaultRole)
+	}
+}
+
+func TestEngineFlagUsage(t *testing.T) {
+	dir := t.TempDir()
+	bird := filepath.Join("..", "..", "env", "testdata", "bird_postgres")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--engine", "nope"}, "want NAME=postgres://URL"},
+		{[]string{"serve", "--engine", "x=mysql://h/d"}, "want a postgres:// URL"},
+		{[]string{"serve", "--dataset", "mini=bird:" + bird, "--data-dir", dir}, "give --engine mini=postgres://URL"},
+		{[]string{"check", "--dataset", "mini=bird:" + bird}, "give --engine mini=postgres://URL"},
+		{[]string{"serve", "--dataset", "mini=bird:" + bird, "--engine", "other=postgres://h/d", "--data-dir", dir}, "give --engine mini"},
+		{[]string{"serve", "--pg-conns", "0"}, "--pg-conns and --pg-schema-conns must be at least 1"},
+	}
+	for _, tc := range tests {
+		_, _, err := sqlgym(t, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("sqlgym %v: err = %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}

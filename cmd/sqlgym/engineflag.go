@@ -1,0 +1,96 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/postgres"
+)
+
+// engineFlags say which datasets run on a PostgreSQL server
+// (--engine NAME=postgres://URL) and bound that server's connections.
+type engineFlags struct {
+	values        listFlag
+	pgConns       int
+	pgSchemaConns int
+	servers       map[string]string // dataset name -> server URL; set by parse
+}
+
+func (e *engineFlags) register(fs *flag.FlagSet) {
+	fs.Var(&e.values, "engine", "run dataset NAME on a PostgreSQL server, `NAME=postgres://URL`: each db_id is the schema of that name "+
+		"(sqlgym import creates them), read as the role "+postgres.DefaultRole+" (repeatable)")
+	fs.IntVar(&e.pgConns, "pg-conns", postgres.DefaultMaxConns,
+		"connections to one PostgreSQL server: statements running on it at once, all its schemas together; waiting counts against the statement's timeout")
+	fs.IntVar(&e.pgSchemaConns, "pg-schema-conns", postgres.DefaultMaxSchemaConns,
+		"statements running at once on one PostgreSQL schema (at most --pg-conns); waiting counts against the statement's timeout")
+}
+
+// parse reads the --engine values.
+func (e *engineFlags) parse() error {
+	if e.pgConns < 1 || e.pgSchemaConns < 1 {
+		return usageError{"--pg-conns and --pg-schema-conns must be at least 1"}
+	}
+	e.servers = map[string]string{}
+	for _, v := range e.values.values {
+		name, url, ok := strings.Cut(v, "=")
+		switch {
+		case !ok || name == "":
+			return usageError{fmt.Sprintf("--engine %q: want NAME=postgres://URL", v)}
+		case !strings.HasPrefix(url, "postgres://") && !strings.HasPrefix(url, "postgresql://"):
+			return usageError{fmt.Sprintf("--engine %s: want a postgres:// URL", name)}
+		case e.servers[name] != "":
+			return usageError{fmt.Sprintf("--engine %s given twice", name)}
+		}
+		e.servers[name] = url
+	}
+	return nil
+}
+
+// load loads the dataset src names with load, or, when it runs on a
+// server, with env.LoadKeepingMissing (its SQLite files are not used)
+// and each db_id bound to its schema there. A dataset in PostgreSQL's
+// dialect must run on a server.
+func (e *engineFlags) load(src env.Source, load func(env.Source) (*env.Dataset, error)) (*env.Dataset, error) {
+	url, onServer := e.servers[src.Name]
+	if onServer {
+		load = env.LoadKeepingMissing
+	}
+	ds, err := load(src)
+	if err != nil {
+		return nil, err
+	}
+	if !onServer {
+		if ds.Dialect == env.Postgres {
+			return nil, usageError{fmt.Sprintf("dataset %s is in PostgreSQL's dialect: give --engine %s=postgres://URL", ds.Name, ds.Name)}
+		}
+		return ds, nil
+	}
+	ds.Dialect = env.Postgres
+	for id := range ds.DBs {
+		ds.DBs[id] = postgres.Source(url, id)
+	}
+	return ds, nil
+}
+
+// checkUsed fails when an --engine names no dataset.
+func (e *engineFlags) checkUsed(dss []*env.Dataset) error {
+	for name := range e.servers {
+		found := false
+		for _, ds := range dss {
+			found = found || ds.Name == name
+		}
+		if !found {
+			return usageError{fmt.Sprintf("--engine %s: no dataset of that name", name)}
+		}
+	}
+	return nil
+}
+
+// postgres is the PostgreSQL engine within the flags' bounds, with
+// timeout for a call that names none.
+func (e *engineFlags) postgres(timeout time.Duration) *postgres.Engine {
+	return postgres.New(postgres.Config{MaxConns: e.pgConns, MaxSchemaConns: e.pgSchemaConns, DefaultTimeout: timeout})
+}

@@ -1,0 +1,128 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/sandbox"
+)
+
+// limits are the bounds of one statement: the caller's, with the zero
+// Timeout replaced, and the engine's ceilings.
+type limits struct {
+	env.Limits
+	ceil sandbox.Ceilings
+}
+
+// conn is a pooled connection inside one call's transaction.
+type conn struct {
+	ctx context.Context // the statement's: it ends at the call's deadline
+	pc  *pgconn.PgConn
+}
+
+// budget is one call's time: the caller's context (parent), the
+// statement's (stmt), and how much of the timeout went to waiting.
+type budget struct {
+	parent, stmt    context.Context
+	timeout, waited time.Duration
+}
+
+// call runs f inside a READ ONLY transaction on a connection of the
+// schema's, within timeout from now: waiting for a slot of the schema's
+// and a connection of the server's counts against it, and the rest is
+// the transaction's statement_timeout. The transaction is always rolled
+// back and the session reset; a connection left in any doubt (a context
+// that ended, a protocol error) is closed instead of going back to the
+// pool.
+func (d *db) call(ctx context.Context, timeout time.Duration, f func(*conn) error) error {
+	start := time.Now()
+	stmtCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	b := budget{parent: ctx, stmt: stmtCtx, timeout: timeout}
+	if err := d.acquireSlot(stmtCtx); err != nil {
+		return waitFailed(b, err, fmt.Sprintf(
+			"%d statements were running on this database, its limit", d.eng.cfg.MaxSchemaConns))
+	}
+	defer func() { <-d.slots }()
+	pooled, err := d.srv.pool.Acquire(stmtCtx)
+	if err != nil {
+		return waitFailed(b, err, fmt.Sprintf(
+			"all %d connections to the server stayed busy with other statements", d.eng.cfg.MaxConns))
+	}
+	b.waited = time.Since(start)
+	c := &conn{ctx: stmtCtx, pc: pooled.Conn().PgConn()}
+	clean := false
+	defer func() { d.put(ctx, pooled, clean) }()
+	if err := c.begin(d.schema, timeout-b.waited); err != nil {
+		return classify(err, b)
+	}
+	ferr := f(c)
+	eerr := errors.New("the call's time ran out")
+	if stmtCtx.Err() == nil && !c.pc.IsBusy() {
+		eerr = c.end()
+		clean = eerr == nil
+	}
+	if ferr != nil {
+		return classify(ferr, b)
+	}
+	if !clean {
+		return classify(fmt.Errorf("end transaction: %w", eerr), b)
+	}
+	return nil
+}
+
+// acquireSlot takes a slot of the schema's, waiting until ctx ends.
+func (d *db) acquireSlot(ctx context.Context) error {
+	select {
+	case d.slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// put returns a connection to the pool when its call ended cleanly, and
+// closes it otherwise (the server then ends its session, and with it
+// whatever transaction was open).
+func (d *db) put(ctx context.Context, pooled *pgxpool.Conn, clean bool) {
+	if !clean {
+		closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cancelGrace)
+		pooled.Conn().Close(closeCtx)
+		cancel()
+	}
+	pooled.Release()
+}
+
+// begin opens the call's transaction: read-only, with a local statement
+// timeout of what is left of the call's time and the schema first on
+// the search path.
+func (c *conn) begin(schema string, left time.Duration) error {
+	ms := max(left.Milliseconds(), 1)
+	q := fmt.Sprintf("BEGIN READ ONLY; SET LOCAL statement_timeout = %d; "+
+		"SET LOCAL idle_in_transaction_session_timeout = %d; SET LOCAL search_path = %s",
+		ms, ms+cancelGrace.Milliseconds(), pgx.Identifier{schema}.Sanitize())
+	_, err := c.pc.Exec(c.ctx, q).ReadAll()
+	return err
+}
+
+// end rolls the transaction back and resets the session (settings,
+// advisory locks, prepared statements, cursors), so that nothing of the
+// call outlives it.
+func (c *conn) end() error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx), cancelGrace)
+	defer cancel()
+	if _, err := c.pc.Exec(ctx, "ROLLBACK").ReadAll(); err != nil {
+		return err
+	}
+	// Alone: in a query of several statements, DISCARD ALL would be in a
+	// transaction block, where it may not run.
+	_, err := c.pc.Exec(ctx, "DISCARD ALL").ReadAll()
+	return err
+}

@@ -1,0 +1,85 @@
+package postgres
+
+import "time"
+
+// Defaults for the zero fields of Config.
+const (
+	DefaultRole           = "sqlgym_reader"
+	DefaultMaxConns       = 32
+	DefaultMaxSchemaConns = 24
+	DefaultMaxSQLBytes    = 1 << 20
+	DefaultMaxValueBytes  = 8 << 20
+	DefaultTimeout        = 5 * time.Second
+	DefaultMaxResultRows  = 1_000_000
+	DefaultMaxResultBytes = 256 << 20
+)
+
+// fetchBatch is how many rows one Execute asks for when the call wants
+// more: each batch is a round trip, and rows past a stop are read and
+// dropped only up to the end of the batch.
+const fetchBatch = 1024
+
+// cancelGrace is how long a cancelled call waits for the server to
+// confirm the cancel before the connection is cut.
+const cancelGrace = 2 * time.Second
+
+// Config configures an Engine. The zero value is usable: every zero field
+// takes the default named beside it.
+type Config struct {
+	// Role is the role every connection logs in as: one that can only
+	// read the served schemas (EnsureReader creates it). The user in a
+	// source's URL is replaced by it, and its password dropped unless
+	// the URL's user is this role. "" means DefaultRole.
+	Role string
+	// MaxConns bounds the connections to one server, so the statements
+	// running on it at once, across all its schemas; 0 means
+	// DefaultMaxConns.
+	MaxConns int
+	// MaxSchemaConns bounds the statements running at once on one
+	// schema, so that a runaway group on one task's database leaves
+	// connections for the others; 0 means DefaultMaxSchemaConns, at most
+	// MaxConns.
+	MaxSchemaConns int
+	// MaxSQLBytes bounds a statement's text; 0 means DefaultMaxSQLBytes.
+	MaxSQLBytes int
+	// MaxValueBytes bounds one row as it comes over the wire (a message
+	// of the protocol); a longer row fails the call with env.ErrTooLarge
+	// and the connection is dropped. 0 means DefaultMaxValueBytes.
+	MaxValueBytes int
+	// DefaultTimeout replaces a zero env.Limits.Timeout; 0 means
+	// DefaultTimeout.
+	DefaultTimeout time.Duration
+	// MaxResultRows and MaxResultBytes bound a result whose env.Limits
+	// leave rows or bytes unlimited; 0 means DefaultMaxResultRows and
+	// DefaultMaxResultBytes.
+	MaxResultRows  int
+	MaxResultBytes int
+	// Mutable, when set, declares that the served schemas may change
+	// while they are served: the databases then do not implement
+	// env.Immutable truthfully (they report false), and what
+	// inspect_schema shows is read again on every call.
+	Mutable bool
+}
+
+// withDefaults returns cfg with every zero field set to its default.
+func (cfg Config) withDefaults() Config {
+	set := func(p *int, d int) {
+		if *p <= 0 {
+			*p = d
+		}
+	}
+	if cfg.Role == "" {
+		cfg.Role = DefaultRole
+	}
+	set(&cfg.MaxConns, DefaultMaxConns)
+	set(&cfg.MaxSchemaConns, DefaultMaxSchemaConns)
+	cfg.MaxSchemaConns = min(cfg.MaxSchemaConns, cfg.MaxConns)
+	set(&cfg.MaxSQLBytes, DefaultMaxSQLBytes)
+	set(&cfg.MaxValueBytes, DefaultMaxValueBytes)
+	set(&cfg.MaxResultRows, DefaultMaxResultRows)
+	set(&cfg.MaxResultBytes, DefaultMaxResultBytes)
+	if cfg.DefaultTimeout <= 0 {
+		cfg.DefaultTimeout = DefaultTimeout
+	}
+	return cfg
+}

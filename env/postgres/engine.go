@@ -1,0 +1,182 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/sqlgym/sqlgym/env"
+)
+
+// idleConnTime is how long an idle connection stays open.
+const idleConnTime = time.Minute
+
+// Engine opens schemas of PostgreSQL servers, each behind the sandbox
+// described in the package comment. It keeps one pool per server (per
+// URL, as the reader logs in with it), opened with the first schema on
+// it and closed with the last. It is safe for concurrent use.
+type Engine struct {
+	cfg Config
+
+	mu      sync.Mutex         // guards servers and closed
+	servers map[string]*server // by the URL the reader logs in with
+	closed  env.PoolStats      // the waits of the pools since closed
+}
+
+// server is one server's pool and the databases open on it.
+type server struct {
+	key  string
+	name string // host/database, for messages
+	pool *pgxpool.Pool
+	refs int // databases open on it; guarded by Engine.mu
+}
+
+var (
+	_ env.Engine       = (*Engine)(nil)
+	_ env.PoolReporter = (*Engine)(nil)
+)
+
+// New returns an Engine configured by cfg.
+func New(cfg Config) *Engine {
+	return &Engine{cfg: cfg.withDefaults(), servers: map[string]*server{}}
+}
+
+// Dialect returns env.Postgres.
+func (e *Engine) Dialect() env.Dialect { return env.Postgres }
+
+// Open opens the schema that source ("postgres://URL#SCHEMA", see
+// Source) names. It fails when the URL is not one, when the reader role
+// cannot log in, or when the schema is missing or the role may not use
+// it.
+func (e *Engine) Open(ctx context.Context, source string) (env.DB, error) {
+	src, err := parseSource(source)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres %s: %w", redact(source), err)
+	}
+	where := fmt.Sprintf("open postgres schema %q on %s", src.schema, src.server())
+	srv, err := e.server(src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	d := &db{eng: e, srv: srv, schema: src.schema, slots: make(chan struct{}, e.cfg.MaxSchemaConns)}
+	if err := d.check(ctx); err != nil {
+		e.release(srv)
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	return d, nil
+}
+
+// server returns the pool of src's server, creating it on first use, and
+// counts one more database on it.
+func (e *Engine) server(src source) (*server, error) {
+	key := src.asRole(e.cfg.Role)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if s, ok := e.servers[key]; ok {
+		s.refs++
+		return s, nil
+	}
+	pc, err := e.poolConfig(key)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := pgxpool.NewWithConfig(context.Background(), pc)
+	if err != nil {
+		return nil, err
+	}
+	s := &server{key: key, name: src.server(), pool: pool, refs: 1}
+	e.servers[key] = s
+	return s, nil
+}
+
+// poolConfig is the configuration of a server's pool: the reader's
+// login, the bounds, a statement cancelled on the server when its
+// context ends, and messages bounded by MaxValueBytes.
+func (e *Engine) poolConfig(url string) (*pgxpool.Config, error) {
+	pc, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("server URL: %w", err) // pgx redacts the password
+	}
+	pc.MaxConns = int32(e.cfg.MaxConns)
+	pc.MinConns = 0
+	pc.MaxConnIdleTime = idleConnTime
+	cc := pc.ConnConfig
+	cc.DefaultQueryExecMode = pgx.QueryExecModeExec
+	cc.RuntimeParams["application_name"] = "sqlgym"
+	for k, v := range sessionParams {
+		cc.RuntimeParams[k] = v
+	}
+	cc.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: cancelGrace}
+	}
+	maxBody := e.cfg.MaxValueBytes
+	cc.BuildFrontend = func(r io.Reader, w io.Writer) *pgproto3.Frontend {
+		f := pgproto3.NewFrontend(r, w)
+		f.SetMaxBodyLen(maxBody)
+		return f
+	}
+	return pc, nil
+}
+
+// sessionParams are every session's settings: read-only by default, and
+// the output formats values.go reads (DISCARD ALL after each call
+// restores them).
+var sessionParams = map[string]string{
+	"application_name":              "sqlgym",
+	"default_transaction_read_only": "on",
+	"bytea_output":                  "hex",
+	"extra_float_digits":            "1",
+	"DateStyle":                     "ISO, MDY",
+	"IntervalStyle":                 "postgres",
+}
+
+// release counts one database fewer on s, closing its pool after the
+// last.
+func (e *Engine) release(s *server) {
+	e.mu.Lock()
+	s.refs--
+	last := s.refs == 0
+	if last {
+		delete(e.servers, s.key)
+		e.closed = e.closed.Add(poolStats(s.pool))
+		e.closed.InUse, e.closed.Open = 0, 0
+	}
+	e.mu.Unlock()
+	if last {
+		s.pool.Close()
+	}
+}
+
+// PoolStats reports the waits and connections of every server's pool,
+// closed ones included.
+func (e *Engine) PoolStats() env.PoolStats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sum := e.closed
+	for _, s := range e.servers {
+		sum = sum.Add(poolStats(s.pool))
+	}
+	return sum
+}
+
+func poolStats(p *pgxpool.Pool) env.PoolStats {
+	st := p.Stat()
+	return env.PoolStats{Waits: st.EmptyAcquireCount(), WaitTime: st.EmptyAcquireWaitTime(),
+		InUse: int(st.AcquiredConns()), Open: int(st.TotalConns())}
+}
+
+// redact is a source without the password its URL may hold.
+func redact(source string) string {
+	if src, err := parseSource(source); err == nil {
+		return src.url.Redacted() + "#" + src.schema
+	}
+	return "(unreadable source)"
+}
