@@ -3,6 +3,7 @@ module github.com/sqlgym/sqlgym
 go 1.26.8
 
 require (
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/creack/pty v1.1.24
 	github.com/dustin/go-humanize v1.1.0
 	github.com/goccy/go-json v0.12.0

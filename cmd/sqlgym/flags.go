@@ -10,10 +10,12 @@ import (
 )
 
 // newFlagSet returns a flag set for a subcommand that reports errors
-// instead of exiting.
+// instead of exiting; its -h says what the command does, with an
+// example, before the flags.
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("sqlgym "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() { printHelp(fs, name) }
 	return fs
 }
 
@@ -43,11 +45,12 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 			l.fromEnv = true // values so far came from the environment
 		}
 	})
-	if err := fs.Parse(args); err != nil {
+	if err := parseQuietly(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.Usage()
 			return err
 		}
-		return usageError{err.Error()}
+		return usageError{flagError(fs, err)}
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("%s: unexpected argument %q", fs.Name(), fs.Arg(0))}

@@ -30,25 +30,42 @@ var version = "0.1.0-dev"
 
 // command is one subcommand.
 type command struct {
-	name  string
-	short string
-	run   func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	name     string
+	short    string
+	run      func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	examples []string // what its -h shows after short
 }
 
 func commands() []command {
+	const spider = "--dataset spider:../shared/data/spider-dev"
 	return []command{
-		{"serve", "run the episode server on the demo dataset or --dataset", runServe},
-		{"repl", "play episodes by hand: a shell on a server (--url) or on the demo", runRepl},
-		{"bench", "load a server (--url, or one in this process) with scripted episodes; report throughput", runBench},
-		{"eval", "score a predictions file against a dataset (EX by difficulty and database)", runEval},
-		{"check", "run every gold of a dataset; report errors, timeouts, empty and slow golds", runCheck},
-		{"import", "copy a SQLite dataset into PostgreSQL; write it as JSONL with verified PostgreSQL golds", runImport},
-		{"replay", "re-run recorded episodes; report whether observations and rewards reproduce", runReplay},
-		{"rescore", "pay recorded episodes under another --reward spec; show what changed", runRescore},
-		{"export", "write training files (sft, dpo, raw) from recorded episodes", runExport},
-		{"log", "check the trajectory log: log verify reads every segment's checksums and index", runLog},
-		{"schemas", "print the wire protocol's JSON Schemas (NAME, --list), or write them all to --out DIR", runSchemas},
-		{"version", "print the version", runVersion},
+		{"serve", "run the episode server on the demo dataset or --dataset", runServe, []string{
+			"sqlgym serve " + spider + " --max-turns 6",
+			`sqlgym serve --addr 0.0.0.0:8765 --token "$TOKEN"`}},
+		{"repl", "play episodes by hand: a shell on a server (--url) or on the demo", runRepl, []string{
+			"sqlgym repl",
+			`sqlgym repl --url ws://127.0.0.1:8765/v1/ws --token "$TOKEN"`}},
+		{"bench", "load a server (--url, or one in this process) with scripted episodes; report throughput", runBench, []string{
+			"sqlgym bench --url ws://127.0.0.1:8765/v1/ws --duration 30s",
+			"sqlgym bench " + spider + " --script gold --baseline"}},
+		{"eval", "score a predictions file against a dataset (EX by difficulty and database)", runEval, []string{
+			"sqlgym eval " + spider + " --predictions pred.sql --out verdicts.jsonl"}},
+		{"check", "run every gold of a dataset; report errors, timeouts, empty and slow golds", runCheck, []string{
+			"sqlgym check " + spider + " --slow 2s"}},
+		{"import", "copy a SQLite dataset into PostgreSQL; write it as JSONL with verified PostgreSQL golds", runImport, []string{
+			"sqlgym import " + spider + " --dsn postgres://postgres@127.0.0.1:5432/sqlgym --out spider-pg"}},
+		{"replay", "re-run recorded episodes; report whether observations and rewards reproduce", runReplay, []string{
+			"sqlgym replay --data-dir sqlgym-data",
+			"sqlgym replay --data-dir sqlgym-data --tag policy=step-120 --all"}},
+		{"rescore", "pay recorded episodes under another --reward spec; show what changed", runRescore, []string{
+			"sqlgym rescore --data-dir sqlgym-data --reward spec.json"}},
+		{"export", "write training files (sft, dpo, raw) from recorded episodes", runExport, []string{
+			"sqlgym export --data-dir sqlgym-data --format sft --outcome correct --out sft.jsonl"}},
+		{"log", "check the trajectory log: log verify reads every segment's checksums and index", runLog, []string{
+			"sqlgym log verify --data-dir sqlgym-data"}},
+		{"schemas", "print the wire protocol's JSON Schemas (NAME, --list), or write them all to --out DIR", runSchemas, []string{
+			"sqlgym schemas --list", "sqlgym schemas episode.step.result", "sqlgym schemas --out ./sqlgym-schemas"}},
+		{"version", "print the version", runVersion, []string{"sqlgym version"}},
 	}
 }
 

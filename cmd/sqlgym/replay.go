@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -55,13 +56,28 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		return nil
 	})
+	if err != nil && sum.Episodes == 0 {
+		return fmt.Errorf("replay: %w", err) // nothing was replayed: no summary to give
+	}
 	fmt.Fprintln(stdout, "replay:", sum)
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
 	derr := f.damage.report(stderr, "replay", off.reader)
-	if sum.Diverged > 0 {
+	return errors.Join(replayVerdict(sum), derr)
+}
+
+// replayVerdict fails a replay in which an episode diverged, or in which
+// no episode could be checked at all: that is no evidence of
+// reproduction, and must not pass as one.
+func replayVerdict(sum replay.Summary) error {
+	switch {
+	case sum.Diverged > 0:
 		return fmt.Errorf("replay: %d of %d episodes diverged", sum.Diverged, sum.Episodes)
+	case sum.Episodes > 0 && sum.Unverifiable == sum.Episodes:
+		return fmt.Errorf("replay: NONE of the %d episodes could be verified, so nothing was checked "+
+			"(the reasons are listed above: a missing dataset or task, or another --dataset than the server's?)",
+			sum.Episodes)
 	}
-	return derr
+	return nil
 }

@@ -96,3 +96,40 @@ func TestOfflineUsage(t *testing.T) {
 		t.Errorf("replay without a log: %v", err)
 	}
 }
+
+// TestReplayRejectsWhatIsNoLog gives replay a file that is no trajectory
+// log (an SFT export): it says so, with no summary of nothing before it.
+func TestReplayRejectsWhatIsNoLog(t *testing.T) {
+	dir := t.TempDir()
+	sft := writeJSON(t, dir, "sft.jsonl", `{"messages":[{"role":"user","content":"How many books?"}]}`+"\n")
+	out, _, err := sqlgym(t, "replay", "--data-dir", dir, "--trajectories", sft)
+	if err == nil || !strings.Contains(err.Error(), "not a trajectory record") {
+		t.Errorf("replay of an SFT file: err %v, want it named as no trajectory record", err)
+	}
+	if strings.Contains(out, "steps reproduced") {
+		t.Errorf("replay printed a summary before rejecting the file:\n%s", out)
+	}
+}
+
+// TestReplayFailsWhenNothingCouldBeVerified replays episodes whose tasks
+// the offline stack does not have: every one is unverifiable, which must
+// fail loudly rather than pass as a replay.
+func TestReplayFailsWhenNothingCouldBeVerified(t *testing.T) {
+	dir := t.TempDir()
+	serveAndDrive(t, []string{"--data-dir", dir}, playDemo(t, 3))
+	raw := filepath.Join(dir, "raw.jsonl")
+	mustRun(t, "export", "--data-dir", dir, "--format", "raw", "--out", raw)
+	b, err := os.ReadFile(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := writeJSON(t, dir, "moved.jsonl", strings.ReplaceAll(string(b), `"task_id":"demo/`, `"task_id":"demo/gone-`))
+	out, _, err := sqlgym(t, "replay", "--data-dir", dir, "--trajectories", moved)
+	if err == nil || !strings.Contains(err.Error(), "NONE of the 3 episodes could be verified") || exitCode(err) != 1 {
+		t.Errorf("replay with every episode unverifiable: err %v (exit %d), want a failure saying none was verified",
+			err, exitCode(err))
+	}
+	if !strings.Contains(out, "3 episodes: 0 reproduced, 0 diverged, 3 unverifiable") {
+		t.Errorf("replay printed:\n%s", out)
+	}
+}

@@ -27,11 +27,6 @@ func runSchemas(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	var f schemasFlags
 	fs.BoolVar(&f.list, "list", false, "list the schema names, one a line")
 	fs.StringVar(&f.out, "out", "", "write NAME.schema.json files into `DIR` (created when missing): every schema, or NAME's")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: sqlgym schemas [--list] [NAME] [--out DIR]")
-		fmt.Fprintln(stderr, "\nPrints the JSON Schema (draft 2020-12) of one wire message, lists them, or writes them into a folder.")
-		fs.PrintDefaults()
-	}
 	flagArgs, names := splitArgs(fs, args)
 	if err := parseFlags(fs, flagArgs); err != nil {
 		return err

@@ -42,7 +42,7 @@ func TestSchemasCommand(t *testing.T) {
 		{name: "unknown name", args: []string{"episode.step"}, wantErr: "episode.step.params", exitCode: 2},
 		{name: "two names", args: []string{"tool", "trajectory"}, wantErr: "one NAME at most", exitCode: 2},
 		{name: "list with a name", args: []string{"--list", "tool"}, wantErr: "--list goes alone", exitCode: 2},
-		{name: "unknown flag", args: []string{"--pretty"}, wantErr: "not defined", exitCode: 2},
+		{name: "unknown flag", args: []string{"--pretty"}, wantErr: "unknown flag --pretty", exitCode: 2},
 		{name: "out under a file", args: []string{"--out", "file/out"}, wantErr: "schemas: mkdir", exitCode: 1},
 	}
 	if err := os.WriteFile("file", nil, 0o644); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"time"
 
 	"go.uber.org/zap"
@@ -78,8 +79,25 @@ func (o *serverOpts) check() error {
 func serve(ctx context.Context, f *serveFlags, log *zap.Logger, stdout io.Writer) error {
 	listen := func() (net.Listener, error) { return net.Listen("tcp", f.addr) }
 	return runServer(ctx, &f.stack, f.server, log, listen, func(st *stack, ln net.Listener) {
-		fmt.Fprintf(stdout, "sqlgym %s serving %s on ws://%s/v1/ws\n", version, datasetNames(st.datasets), ln.Addr())
+		fmt.Fprint(stdout, banner(datasetNames(st.datasets), ln.Addr().String(), f.server.token != ""))
 	})
+}
+
+// banner is what serve prints once it listens: where clients connect,
+// the HTTP endpoints, and the command that attaches a REPL. The first
+// line, with the WebSocket URL, is the one scripts look for.
+func banner(datasets, addr string, token bool) string {
+	repl := "sqlgym repl --url ws://" + addr + "/v1/ws"
+	if token {
+		repl += " --token TOKEN"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "sqlgym %s serving %s on ws://%s/v1/ws\n", version, datasets, addr)
+	fmt.Fprintf(&b, "  JSON-RPC over HTTP  POST http://%s/v1/rpc\n", addr)
+	fmt.Fprintf(&b, "  health              GET  http://%s/healthz\n", addr)
+	fmt.Fprintf(&b, "  metrics             GET  http://%s/metrics\n", addr)
+	fmt.Fprintf(&b, "  attach a REPL       %s\n", repl)
+	return b.String()
 }
 
 // runServer builds the stack, its episode manager and server, listens,

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
@@ -49,7 +50,7 @@ func compareStep(res *Result, want *schemas.StepRecord, got *schemas.StepResult)
 	}
 	text("reward_components", componentsText(want.RewardComponents), componentsText(got.Info.RewardComponents))
 	if w, g := untimed(want.Reward, want.RewardComponents), untimed(got.Reward, got.Info.RewardComponents); !near(w, g) {
-		res.diff(want.Turn, "reward", fmt.Sprint(want.Reward), fmt.Sprint(got.Reward))
+		res.diff(want.Turn, "reward", number(want.Reward), number(got.Reward))
 	}
 	return len(res.Diffs) == before
 }
@@ -81,10 +82,10 @@ func (r *Replayer) compareEnd(ctx context.Context, res *Result, rec *trajlog.Rec
 		res.diff(0, "close_components", w, g)
 	}
 	if w, g := rec.FinalReward-timedSum(&rec.Trajectory), t.FinalReward-timedSum(t); !near(w, g) {
-		res.diff(0, "final_reward", fmt.Sprint(rec.FinalReward), fmt.Sprint(t.FinalReward))
+		res.diff(0, "final_reward", number(rec.FinalReward), number(t.FinalReward))
 	}
 	if w, g := rec.TotalReward-timedSum(&rec.Trajectory), t.TotalReward-timedSum(t); !near(w, g) {
-		res.diff(0, "total_reward", fmt.Sprint(rec.TotalReward), fmt.Sprint(t.TotalReward))
+		res.diff(0, "total_reward", number(rec.TotalReward), number(t.TotalReward))
 	}
 }
 
@@ -117,7 +118,7 @@ func componentsText(comps map[string]float64) string {
 			parts = append(parts, k)
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s=%g", k, comps[k]))
+		parts = append(parts, k+"="+number(comps[k]))
 	}
 	return strings.Join(parts, " ")
 }
@@ -130,7 +131,22 @@ func errorText(e *schemas.ToolError) string {
 }
 
 func metaText(cols []string, rows int, truncated bool) string {
-	return fmt.Sprintf("columns %q, %d rows, truncated %v", cols, rows, truncated)
+	unit := "rows"
+	if rows == 1 {
+		unit = "row"
+	}
+	return fmt.Sprintf("columns %q, %d %s, truncated %v", cols, rows, unit, truncated)
+}
+
+// number is a reward as a person reads it: rounded to the replay's
+// tolerance, so that the float noise of a sum (-0.15000000000000002)
+// does not show, and without a negative zero.
+func number(v float64) string {
+	v = math.Round(v/tolerance) / (1 / tolerance) // dividing by the exact 1e9 rounds to the nearest decimal
+	if v == 0 {
+		v = 0
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 func messagesText(ms []schemas.Message) string {

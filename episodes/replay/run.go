@@ -35,12 +35,12 @@ func (s *Summary) add(r *Result) {
 
 // String is the summary as one line.
 func (s Summary) String() string {
-	pct := 100.0
-	if s.Steps > 0 {
-		pct = 100 * float64(s.StepsMatched) / float64(s.Steps)
+	line := fmt.Sprintf("%d episodes: %d reproduced, %d diverged, %d unverifiable; %d of %d steps reproduced",
+		s.Episodes, s.Reproduced, s.Diverged, s.Unverifiable, s.StepsMatched, s.Steps)
+	if s.Steps == 0 {
+		return line // no rate of nothing
 	}
-	return fmt.Sprintf("%d episodes: %d reproduced, %d diverged, %d unverifiable; %d of %d steps reproduced (%.1f%%)",
-		s.Episodes, s.Reproduced, s.Diverged, s.Unverifiable, s.StepsMatched, s.Steps, pct)
+	return line + fmt.Sprintf(" (%.1f%%)", 100*float64(s.StepsMatched)/float64(s.Steps))
 }
 
 // Run replays every episode of rd that passes f, Config.Workers at a

@@ -24,7 +24,7 @@ import sys
 from collections import Counter, defaultdict
 from typing import Any, Dict, List
 
-from sqlgym_client import DEFAULT_URL, Client, Policy, Rollout, run_batch
+from sqlgym import DEFAULT_URL, Client, Policy, Rollout, run_batch
 
 
 def scripted_policy(rng: random.Random) -> Policy:

@@ -69,7 +69,10 @@ func Start(tb testing.TB, bin string, args ...string) *Process {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
 			if u := wsURL.FindString(sc.Text()); u != "" {
-				found <- u
+				select {
+				case found <- u: // the first URL printed is where it listens
+				default:
+				}
 			}
 		}
 		p.done <- p.Cmd.Wait()

@@ -170,18 +170,52 @@ func findRecord(path, pick string) (*schemas.Trajectory, int, error) {
 	}
 	dec := json.NewDecoder(f)
 	for n := 1; ; n++ {
-		var t schemas.Trajectory
-		if err := dec.Decode(&t); errors.Is(err, io.EOF) {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); errors.Is(err, io.EOF) {
 			break
 		} else if err != nil {
 			return nil, 0, fmt.Errorf("%s: record %d: %w", path, n, err)
 		}
+		t, err := trajectoryOf(raw)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: record %d: %w", path, n, err)
+		}
 		if byNumber && n == want || !byNumber && t.EpisodeID == pick {
-			return &t, n, nil
+			return t, n, nil
 		}
 	}
 	if byNumber {
 		return nil, 0, fmt.Errorf("%s holds fewer than %d records", path, want)
 	}
 	return nil, 0, fmt.Errorf("%s holds no episode %s", path, pick)
+}
+
+// trajectoryOf reads one line of a records file as a trajectory record,
+// or says what the line is instead: a replay must not start (closing the
+// live episode) on a line that holds no task to reset.
+func trajectoryOf(raw json.RawMessage) (*schemas.Trajectory, error) {
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		return nil, fmt.Errorf("not a trajectory record: %w", err)
+	}
+	notRecord := func(what string) error {
+		return fmt.Errorf("not a trajectory record but %s; .replay takes the records of export --format raw "+
+			"(or a file of episode.get replies), or a data dir or its trajectories/ folder", what)
+	}
+	switch {
+	case keys["ev"] != nil:
+		return nil, notRecord("a line of a trajectory log segment (give the data dir or its trajectories/ folder instead)")
+	case keys["chosen"] != nil || keys["rejected"] != nil:
+		return nil, notRecord("a DPO pair (export --format dpo)")
+	case keys["messages"] != nil && keys["episode_id"] == nil:
+		return nil, notRecord("a chat conversation, as in an SFT export (export --format sft)")
+	}
+	var t schemas.Trajectory
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return nil, fmt.Errorf("not a trajectory record: %w", err)
+	}
+	if t.EpisodeID == "" || t.Task.TaskID == "" {
+		return nil, notRecord("a JSON object without episode_id and task.task_id")
+	}
+	return &t, nil
 }

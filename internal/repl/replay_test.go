@@ -111,7 +111,7 @@ func TestReplay(t *testing.T) {
 		{"no such record", ".replay " + path + " 3\n", []string{"holds fewer than 3 records"}, []string{"replaying"}},
 		{"no such episode", ".replay " + path + " ep_nope\n", []string{"holds no episode ep_nope"}, nil},
 		{"record numbers start at 1", ".replay " + path + " 0\n", []string{"record numbers start at 1"}, nil},
-		{"not a trajectory", ".replay " + bad + "\n", []string{"record 1: json: cannot unmarshal number"}, nil},
+		{"not a trajectory", ".replay " + bad + "\n", []string{"record 1: not a trajectory record: json: cannot unmarshal number"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,4 +144,36 @@ func TestTerminalReplay(t *testing.T) {
 	}
 	p.send(".quit" + enter)
 	p.exit()
+}
+
+// TestReplayRefusesWhatIsNoRecord gives .replay files that are not
+// trajectory records while an episode is live: each is refused, saying
+// what it is, before anything is printed or reset, and the live episode
+// goes on.
+func TestReplayRefusesWhatIsNoRecord(t *testing.T) {
+	srv := startServer(t, 0)
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, tt := range []struct{ name, body, want string }{
+		{"sft.jsonl", `{"messages":[{"role":"user","content":"How many books?"}],"tools":[]}`, "a chat conversation, as in an SFT export"},
+		{"dpo.jsonl", `{"prompt":[],"chosen":[],"rejected":[]}`, "a DPO pair"},
+		{"segment.log", `{"ev":"begin","ep":"ep_1","traj":{},"crc":"00"}`, "a line of a trajectory log segment"},
+		{"other.jsonl", `{"name":"x"}`, "a JSON object without episode_id and task.task_id"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := write(tt.name, tt.body)
+			out := pipe(t, srv.url, ".reset demo/library-001\n.replay "+path+"\nSELECT 6 * 7;\n.trajectory\n", false)
+			checkOutput(t, out, []string{"not a trajectory record but " + tt.want, "42", "1 of 8 turns taken, live"},
+				[]string{"replaying"})
+			if strings.Count(out, "closed episode") != 1 { // the one live episode, closed as the REPL ends
+				t.Errorf("the live episode was closed by the refused .replay:\n%s", out)
+			}
+		})
+	}
 }

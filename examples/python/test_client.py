@@ -22,14 +22,15 @@ import unittest
 import urllib.parse
 from typing import Any, Callable, Dict, List, Tuple
 
-import sqlgym_client as sg
+import sqlgym.client as sg
 
 URL = os.environ.get("SQLGYM_TEST_URL", "")
 TOKEN_URL = os.environ.get("SQLGYM_TEST_TOKEN_URL", "")
 TOKEN = os.environ.get("SQLGYM_TEST_TOKEN", "")
 RUNAWAY_SQL = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r"
 """A query that runs until the server's --query-timeout (5 s by default) stops it."""
-DEMO_TASKS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "demo", "tasks.jsonl")
+DEMO_TASKS = os.environ.get("SQLGYM_TEST_DEMO_TASKS") or os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "demo", "tasks.jsonl")
 
 
 def demo_gold(key: str) -> str:

@@ -1,0 +1,98 @@
+"""A Gymnasium-style environment over a sqlgym server, without Gymnasium.
+
+:class:`SQLGymEnv` follows Gymnasium's ``Env`` API by duck typing (the
+package depends on nothing): ``reset(*, seed=None, options=None) ->
+(observation, info)``, ``step(action) -> (observation, reward,
+terminated, truncated, info)``, ``render()`` and ``close()``, with
+``metadata``, ``render_mode``, ``spec`` and ``unwrapped``. The spaces
+are text, which Gymnasium's ``Box``/``Discrete`` cannot describe, so
+``action_space`` and ``observation_space`` are ``None``.
+
+- The observation is the whole conversation so far, a list of chat
+  messages ready for a chat template: the prompt after ``reset``, then
+  each assistant completion and the tool message that answered it.
+- The action is the model's whole completion (a string), parsed by the
+  server with the episode's action format.
+- ``seed`` draws the task deterministically (the same seed gives the same
+  task); ``options`` are ``episode.reset`` params for this episode
+  (``task_id``, ``dataset``, ``max_turns``, ``action_format``, ``reward``,
+  ``tags``), over the ones given to the constructor.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+from .client import Client, SQLEnv
+from .errors import DEFAULT_URL
+
+__all__ = ["SQLGymEnv"]
+
+Messages = List[Dict[str, Any]]
+
+
+class SQLGymEnv:
+    """One episode at a time, Gymnasium-style; see the module docstring.
+
+    Give ``url`` (and ``token``) to have the env open, and close, its own
+    :class:`~sqlgym.Client`, or ``client`` to share one between many envs.
+    ``reset_kwargs`` are :meth:`sqlgym.Client.reset`'s keyword arguments.
+    """
+
+    metadata: Dict[str, Any] = {"render_modes": ["ansi"]}
+    action_space = None
+    observation_space = None
+    spec = None
+
+    def __init__(self, url: str = DEFAULT_URL, *, client: Optional[Client] = None, token: Optional[str] = None,
+                 render_mode: Optional[str] = None, **reset_kwargs: Any):
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self._owns_client = client is None
+        self.client = client if client is not None else Client(url, token=token)
+        self._episode = SQLEnv(self.client, **reset_kwargs)
+
+    @property
+    def unwrapped(self) -> "SQLGymEnv":
+        """This env (Gymnasium's wrappers look for it)."""
+        return self
+
+    @property
+    def episode_id(self) -> Optional[str]:
+        """The episode of the last reset."""
+        return self._episode.episode_id
+
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[Dict[str, Any]] = None) -> Tuple[Messages, Dict[str, Any]]:
+        """Starts an episode (closing one still running) and returns the
+        prompt and ``{episode_id, task, tools, max_turns, action_format}``."""
+        overrides = dict(options or {})
+        if seed is not None:
+            overrides["seed"] = seed
+        _, info = self._episode.reset(**overrides)
+        return list(self._episode.messages), info
+
+    def step(self, action: str) -> Tuple[Messages, float, bool, bool, Dict[str, Any]]:
+        """Sends the completion ``action``; returns the conversation with it
+        and its answer, the step's reward, whether the episode ended by a
+        submit (terminated) or by the turn budget (truncated), and the
+        server's ``info`` (``outcome`` once ended)."""
+        if not isinstance(action, str):
+            raise TypeError(f"SQLGymEnv.step: the action is the model's completion, a str, not {type(action).__name__}")
+        _, reward, terminated, truncated, info = self._episode.step(action)
+        return list(self._episode.messages), reward, terminated, truncated, info
+
+    def render(self) -> Optional[str]:
+        """With ``render_mode="ansi"``, the conversation as text."""
+        if self.render_mode != "ansi":
+            return None
+        return "\n".join(f"[{m['role']}] {m['content']}" for m in self._episode.messages)
+
+    def close(self) -> None:
+        """Closes the episode if it is still running, and the client if the env opened it."""
+        ep = self._episode
+        if ep.episode_id is not None and not ep.done and not self.client.closed:
+            ep.close()
+        if self._owns_client:
+            self.client.close()
