@@ -148,7 +148,7 @@ func (s *Session) submit(ctx context.Context, m *Manager, sql string) (effect, e
 		msg = v.PredErr.Message
 	}
 	if v.Pred != nil {
-		eff.meta = metaOf(v.Pred)
+		eff.meta = tools.Meta(v.Pred)
 	}
 	eff.content = tools.SubmitText(v.Outcome, msg)
 	return eff, nil
@@ -164,8 +164,8 @@ func finalOf(v judge.Verdict) *reward.Final {
 
 func fromResult(r tools.Result, err error) (effect, error) {
 	eff := effect{content: r.Content, err: r.Error, result: r.Info}
-	if r.Rows != nil {
-		eff.meta = metaOf(r.Rows)
+	if r.Info != nil {
+		eff.meta = r.Info.Meta() // execute_sql reads at most the rows it shows
 	}
 	return eff, err
 }

@@ -183,6 +183,12 @@ type ResultInfo struct {
 	ElapsedMS float64  `json:"elapsed_ms"`
 }
 
+// Meta is the info without its rows: what a trajectory step records of
+// the result (result_meta). It shares the info's columns.
+func (i *ResultInfo) Meta() *ResultMeta {
+	return &ResultMeta{Columns: i.Columns, RowCount: i.RowCount, Truncated: i.Truncated, ElapsedMS: i.ElapsedMS}
+}
+
 // CloseParams are the params of episode.close and episode.get.
 type CloseParams struct {
 	EpisodeID string `json:"episode_id" jsonschema:"minLength=1" jsonschema_description:"The episode, as episode.reset returned it."`

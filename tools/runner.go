@@ -120,12 +120,20 @@ func (r *Runner) resultInfo(rs *env.ResultSet) *schemas.ResultInfo {
 	if len(rows) > r.cfg.RowLimit {
 		rows = rows[:r.cfg.RowLimit]
 	}
-	cols := append([]string{}, rs.Columns...)
-	return &schemas.ResultInfo{
-		Columns:   cols,
-		Rows:      JSONRows(rows),
-		RowCount:  len(rows),
-		Truncated: rs.Truncated || len(rs.Rows) > len(rows),
+	m := Meta(rs)
+	m.RowCount, m.Truncated = len(rows), rs.Truncated || len(rs.Rows) > len(rows)
+	return &schemas.ResultInfo{Columns: m.Columns, Rows: JSONRows(rows),
+		RowCount: m.RowCount, Truncated: m.Truncated, ElapsedMS: m.ElapsedMS}
+}
+
+// Meta describes a result set without its rows: its columns (a copy),
+// the rows it holds, whether more were there, and the statement's time.
+// It is the one conversion of a result's metadata: the reply's
+// info.result carries it with the rows shown, and a trajectory step's
+// result_meta carries it alone.
+func Meta(rs *env.ResultSet) *schemas.ResultMeta {
+	return &schemas.ResultMeta{
+		Columns: append([]string{}, rs.Columns...), RowCount: len(rs.Rows), Truncated: rs.Truncated,
 		ElapsedMS: schemas.Milliseconds(rs.Elapsed),
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -238,5 +239,27 @@ func TestSpiderInspectEveryTable(t *testing.T) {
 				t.Errorf("%s: inspect %q: %d bytes", filepath.Base(path), a.Table, len(full))
 			}
 		}
+	}
+}
+
+// TestMetaIsTheInfoWithoutRows: the trajectory's result_meta of an
+// execute_sql is its reply's info.result without the rows, and Meta of
+// the raw result set says the same.
+func TestMetaIsTheInfoWithoutRows(t *testing.T) {
+	rs := &env.ResultSet{Columns: []string{"a", "b"}, Rows: [][]any{{int64(1), "x"}, {int64(2), "y"}},
+		Truncated: true, Elapsed: 1500 * time.Microsecond}
+	r := NewRunner(Config{RowLimit: 5})
+	info := r.resultInfo(rs)
+	want := schemas.ResultMeta{Columns: []string{"a", "b"}, RowCount: 2, Truncated: true, ElapsedMS: 1.5}
+	if got := *info.Meta(); !reflect.DeepEqual(got, want) {
+		t.Errorf("info.Meta() = %+v, want %+v", got, want)
+	}
+	m := Meta(rs)
+	if !reflect.DeepEqual(*m, want) {
+		t.Errorf("Meta = %+v, want %+v", *m, want)
+	}
+	m.Columns[0] = "changed"
+	if rs.Columns[0] != "a" {
+		t.Error("Meta shares the result set's columns")
 	}
 }
