@@ -13,6 +13,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/reward"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
@@ -88,6 +89,7 @@ type Manager struct {
 	datasets map[string]*env.Dataset // read-only after New
 	names    []string                // dataset names, sorted
 	metrics  *Metrics
+	specHash string // reward.Hash of cfg.Reward, the spec of every episode that overrides none
 
 	mu     sync.Mutex          // guards live and recent
 	live   map[string]*Session // episodes that have not ended
@@ -101,7 +103,8 @@ func New(cfg Config) (*Manager, error) {
 		return nil, fmt.Errorf("new manager: no dataset")
 	}
 	m := &Manager{cfg: cfg, datasets: map[string]*env.Dataset{}, live: map[string]*Session{},
-		recent: newRecentSet(cfg.RecentEpisodes, cfg.RecentBytes), metrics: NewMetrics()}
+		recent: newRecentSet(cfg.RecentEpisodes, cfg.RecentBytes), metrics: NewMetrics(),
+		specHash: reward.Hash(cfg.Reward)}
 	for _, ds := range cfg.Datasets {
 		if _, dup := m.datasets[ds.Name]; dup {
 			return nil, fmt.Errorf("new manager: two datasets named %q", ds.Name)

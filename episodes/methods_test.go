@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqlgym/sqlgym/reward"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -139,5 +140,8 @@ func TestRewardOverrideAndSpecHash(t *testing.T) {
 	gd, _ := c.Episode(ctx, d.EpisodeID)
 	if g.RewardSpec.Final.Correct != 2.5 || g.RewardSpec.Final.NoSubmit != -0.2 || g.RewardSpecHash == gd.RewardSpecHash {
 		t.Errorf("spec %+v hash %s vs default hash %s", g.RewardSpec.Final, g.RewardSpecHash, gd.RewardSpecHash)
+	}
+	if g.RewardSpecHash != reward.Hash(g.RewardSpec) || gd.RewardSpecHash != reward.Hash(gd.RewardSpec) {
+		t.Errorf("hashes %s, %s are not those of the specs recorded", g.RewardSpecHash, gd.RewardSpecHash)
 	}
 }

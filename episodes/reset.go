@@ -29,6 +29,10 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 	if err != nil {
 		return nil, schemas.Errorf(schemas.CodeInvalidParams, "reward: %v", err)
 	}
+	hash := m.specHash
+	if len(p.Reward) > 0 {
+		hash = reward.Hash(spec) // the server's hash is computed once, not on every reset
+	}
 	if err := m.checkTags(p.Tags); err != nil {
 		return nil, err
 	}
@@ -37,7 +41,7 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 		return nil, m.openFailed(ctx, ds, task, err)
 	}
 	prompt := tools.Prompt(task, ds.Dialect, format, maxTurns)
-	s := newSession(newEpisodeID(), task, ds, db, spec, format, maxTurns, prompt, p.Tags, m.cfg.Version, m.now())
+	s := newSession(newEpisodeID(), task, ds, db, specOf{spec, hash}, format, maxTurns, prompt, p.Tags, m.cfg.Version, m.now())
 	if err := m.admit(s); err != nil {
 		return nil, err
 	}

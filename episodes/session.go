@@ -35,17 +35,23 @@ type Session struct {
 	ended bool
 }
 
+// specOf is an episode's reward spec with its reward.Hash.
+type specOf struct {
+	spec schemas.RewardSpec
+	hash string
+}
+
 // newSession builds the episode's state; its trajectory starts empty.
-func newSession(id string, task *env.Task, ds *env.Dataset, db env.DB, spec schemas.RewardSpec,
+func newSession(id string, task *env.Task, ds *env.Dataset, db env.DB, rs specOf,
 	format string, maxTurns int, prompt []schemas.Message, tags json.RawMessage, version string, now time.Time) *Session {
 	s := &Session{
 		id: id, task: task, db: db, dialect: ds.Dialect, dbKey: ds.DBKey(task.DBID),
-		maxTurns: maxTurns, format: format, spec: spec, queue: newStepQueue(),
-		ledger: reward.NewLedger(spec), seen: map[string]bool{},
+		maxTurns: maxTurns, format: format, spec: rs.spec, queue: newStepQueue(),
+		ledger: reward.NewLedger(rs.spec), seen: map[string]bool{},
 	}
 	s.traj = schemas.Trajectory{
 		EpisodeID: id, Task: task.View(ds.Dialect), Tags: tags,
-		RewardSpec: spec, RewardSpecHash: reward.Hash(spec), ActionFormat: format,
+		RewardSpec: rs.spec, RewardSpecHash: rs.hash, ActionFormat: format,
 		MaxTurns: maxTurns, Messages: prompt, StartedAt: now, Steps: []schemas.StepRecord{},
 		ServerVersion: version,
 	}
