@@ -92,6 +92,7 @@ type Server struct {
 	upgrader websocket.Upgrader
 	metrics  *metrics
 	reading  *readBudget  // bytes of messages being received
+	workers  *workers     // the goroutines jobs run on
 	open     atomic.Int64 // WebSockets and HTTP RPC requests being served
 
 	mu      sync.Mutex // guards conns and closing
@@ -105,7 +106,7 @@ type Server struct {
 // gives up waiting, not when ctx is cancelled.
 func NewServer(ctx context.Context, cfg ServerConfig) *Server {
 	cfg.setDefaults()
-	s := &Server{cfg: cfg, conns: map[*wsConn]struct{}{}, reading: newReadBudget(cfg.MaxReadingBytes)}
+	s := &Server{cfg: cfg, conns: map[*wsConn]struct{}{}, reading: newReadBudget(cfg.MaxReadingBytes), workers: newWorkers(workerIdle)}
 	s.base, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	s.metrics = newMetrics(cfg.Registry)
 	countReading(cfg.Registry, s.reading.inUse)
@@ -260,10 +261,12 @@ func (s *Server) Close(ctx context.Context) error {
 	select {
 	case <-done:
 		s.cancel()
+		s.workers.stop()
 		return nil
 	case <-ctx.Done():
 		s.cancel() // running steps stop; their connections then end
 		<-done
+		s.workers.stop()
 		return ctx.Err()
 	}
 }

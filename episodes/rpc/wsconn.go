@@ -96,7 +96,9 @@ func (c *wsConn) readLoop(jobs *sync.WaitGroup) {
 		job := c.s.cfg.Dispatcher.Prepare(frame)
 		c.s.reading.release(held) // the frame is parsed; what the job keeps is counted below
 		counted := c.q.hold(len(frame))
-		jobs.Go(func() {
+		jobs.Add(1)
+		c.s.workers.Go(func() {
+			defer jobs.Done()
 			defer func() { <-slots }()
 			c.q.done(counted, job.Run(c.s.base))
 		})
