@@ -12,3 +12,23 @@ import gojson "github.com/goccy/go-json"
 func Marshal(v any) ([]byte, error) {
 	return gojson.Marshal(v)
 }
+
+// AppendJSON appends Marshal's encoding of v to dst and returns the
+// extended buffer: a caller that reuses its buffers (the trajectory log
+// does, line after line) encodes without allocating one per value.
+func AppendJSON(dst []byte, v any) ([]byte, error) {
+	a := appender{b: dst}
+	enc := gojson.NewEncoder(&a)
+	if err := enc.Encode(v); err != nil {
+		return dst, err
+	}
+	return a.b[:len(a.b)-1], nil // Encode ends the value with a newline
+}
+
+// appender is an io.Writer that appends to a byte slice.
+type appender struct{ b []byte }
+
+func (a *appender) Write(p []byte) (int, error) {
+	a.b = append(a.b, p...)
+	return len(p), nil
+}

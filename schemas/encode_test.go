@@ -20,6 +20,14 @@ func sameAsStd(t *testing.T, v any) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("Marshal differs from encoding/json:\n got %s\nwant %s", got, want)
 	}
+	prefix := []byte("prefix:")
+	appended, aerr := AppendJSON(prefix, v)
+	if (werr == nil) != (aerr == nil) {
+		t.Fatalf("encoding/json error %v, AppendJSON error %v", werr, aerr)
+	}
+	if werr == nil && !bytes.Equal(appended, append([]byte("prefix:"), want...)) {
+		t.Fatalf("AppendJSON differs from encoding/json:\n got %s\nwant prefix:%s", appended, want)
+	}
 }
 
 // protocolValues builds one value of each type the server encodes on the

@@ -13,22 +13,15 @@ import (
 func (l *Log) Begin(_ context.Context, t *schemas.Trajectory) error {
 	b := *t
 	b.Steps = nil
-	line, err := encodeLine(&event{Ev: evBegin, Ep: t.EpisodeID, Traj: &b})
-	if err != nil {
-		return err
-	}
-	_, err = l.append(line, func(s *summary) { s.begin(t.EpisodeID, t.StartedAt, t.Task.Dataset) })
+	_, err := l.appendEvent(&event{Ev: evBegin, Ep: t.EpisodeID, Traj: &b},
+		func(s *summary) { s.begin(t.EpisodeID, t.StartedAt, t.Task.Dataset) })
 	return err
 }
 
 // Step records one step of a live episode. Like Begin, it returns once
 // the line is with the operating system.
 func (l *Log) Step(_ context.Context, episodeID string, s *schemas.StepRecord) error {
-	line, err := encodeLine(&event{Ev: evStep, Ep: episodeID, Step: s})
-	if err != nil {
-		return err
-	}
-	_, err = l.append(line, func(sum *summary) { sum.step(episodeID) })
+	_, err := l.appendEvent(&event{Ev: evStep, Ep: episodeID, Step: s}, func(sum *summary) { sum.step(episodeID) })
 	return err
 }
 
@@ -45,11 +38,8 @@ func (l *Log) End(ctx context.Context, t *schemas.Trajectory) error {
 	} else if e.Steps == nil {
 		e.Steps = []schemas.StepRecord{}
 	}
-	line, err := encodeLine(&event{Ev: evEnd, Ep: t.EpisodeID, Traj: &e, Turns: len(t.Steps)})
-	if err != nil {
-		return err
-	}
-	seq, err := l.append(line, func(s *summary) { s.end(t.EpisodeID, t.Outcome, t.StartedAt, t.Task.Dataset) })
+	seq, err := l.appendEvent(&event{Ev: evEnd, Ep: t.EpisodeID, Traj: &e, Turns: len(t.Steps)},
+		func(s *summary) { s.end(t.EpisodeID, t.Outcome, t.StartedAt, t.Task.Dataset) })
 	if err != nil || !l.opts.endWaits() {
 		return err
 	}
@@ -65,6 +55,21 @@ func (l *Log) loggedSteps(ep string) int {
 		return e.Steps
 	}
 	return -1
+}
+
+// appendEvent encodes ev into a pooled buffer and appends it as a line.
+func (l *Log) appendEvent(ev *event, apply func(*summary)) (int64, error) {
+	bp := linePool.Get().(*[]byte)
+	line, err := appendLine((*bp)[:0], ev)
+	seq := int64(0)
+	if err == nil {
+		seq, err = l.append(line, apply) // the line is written (or refused) when append returns
+	}
+	if cap(line) <= maxPooledLine {
+		*bp = line[:0]
+		linePool.Put(bp)
+	}
+	return seq, err
 }
 
 // append writes one line, rotating first when the segment is full, and

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/sqlgym/sqlgym/schemas"
@@ -47,17 +48,29 @@ const (
 // encoding/json escapes control characters and compacts raw messages, so
 // the JSON holds no newline.
 func encodeLine(ev *event) ([]byte, error) {
-	b, err := schemas.Marshal(ev)
+	return appendLine(nil, ev)
+}
+
+// appendLine appends ev's line to dst, as encodeLine renders it.
+func appendLine(dst []byte, ev *event) ([]byte, error) {
+	start := len(dst)
+	out, err := schemas.AppendJSON(dst, ev)
 	if err != nil {
-		return nil, fmt.Errorf("encode %s event: %w", ev.Ev, err)
+		return dst, fmt.Errorf("encode %s event: %w", ev.Ev, err)
 	}
-	sum := crc32.Checksum(b, crcTable)
-	out := make([]byte, 0, len(b)+crcSuffix+1)
-	out = append(out, b[:len(b)-1]...)
-	out = append(out, crcPrefix...)
+	sum := crc32.Checksum(out[start:], crcTable)
+	out = append(out[:len(out)-1], crcPrefix...) // the closing brace comes back after the field
 	out = hex.AppendEncode(out, []byte{byte(sum >> 24), byte(sum >> 16), byte(sum >> 8), byte(sum)})
 	return append(out, '"', '}', '\n'), nil
 }
+
+// linePool holds the buffers Begin, Step and End encode their lines into:
+// a line is written as soon as it is encoded, so its buffer serves the
+// next one. Lines longer than maxPooledLine (an end line carrying a long
+// trajectory) are left to the garbage collector.
+var linePool = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
+
+const maxPooledLine = 64 << 10
 
 // Reasons a line is damaged.
 var (
