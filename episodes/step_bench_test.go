@@ -35,5 +35,6 @@ func BenchmarkStepFrame(b *testing.B) {
 		if !bytes.Contains(reply, []byte(`"result":{"observation"`)) {
 			b.Fatalf("step %d: %s", i, reply)
 		}
+		rpc.ReleaseFrame(reply) // as the server's writer does once the frame is written
 	}
 }

@@ -261,7 +261,8 @@ func (d *Dispatcher) countError(e *schemas.Error) {
 	}
 }
 
-// joinArray frames encoded replies as a JSON array.
+// joinArray frames encoded replies as a JSON array; their buffers go back
+// to the pool.
 func joinArray(items [][]byte) []byte {
 	n := len(items) + 1
 	for _, it := range items {
@@ -274,15 +275,7 @@ func joinArray(items [][]byte) []byte {
 			out = append(out, ',')
 		}
 		out = append(out, it...)
+		ReleaseFrame(it)
 	}
 	return append(out, ']')
-}
-
-func encode(v any) []byte {
-	b, err := schemas.Marshal(v)
-	if err != nil {
-		b, _ = json.Marshal(&schemas.Response{JSONRPC: "2.0", ID: schemas.NullID,
-			Error: &schemas.Error{Code: schemas.CodeInternal, Message: "internal error: encode reply: " + err.Error()}})
-	}
-	return b
 }

@@ -201,6 +201,7 @@ func (s *Server) handleRPC(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(reply)
+	ReleaseFrame(reply)
 }
 
 // readBody reads a request body within MaxFrameBytes, PongWait and the

@@ -35,6 +35,7 @@ func (c *wsConn) writeLoop() {
 				c.ws.Close() // unblocks the reader
 				return
 			}
+			ReleaseFrame(b) // gorilla has copied it out
 			continue
 		}
 		select {
