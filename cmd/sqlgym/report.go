@@ -180,4 +180,3 @@ func (rs *rolloutSetup) report(ctx context.Context, f *rolloutFlags, stdout io.W
 	}
 	return nil
 }
-

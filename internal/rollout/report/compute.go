@@ -1,7 +1,5 @@
 package report
 
-
-
 // compute is the stats of a set of episodes.
 func compute(facts []*fact) *Stats {
 	s := &Stats{Episodes: len(facts), PassAtK: map[string]float64{}, Outcomes: map[string]int{},
@@ -133,4 +131,3 @@ func winner(fs []*fact) *fact {
 	}
 	return best
 }
-
