@@ -27,22 +27,22 @@ func mixScripts(t *testing.T, w *world) map[string][][]reply {
 	explore.fail = []int{slow, drop}
 	return map[string][][]reply{
 		w.question(t, taskA): {
-			{first},                      // correct, first shot
-			{explore, call("submit", a)}, // correct after exploring: repair
+			{first},                       // correct, first shot
+			{explore, call("submit", a)},  // correct after exploring: repair
 			{call("submit", "SELECT -1")}, // mismatch
 			{{tool: "execute_sql", args: `{sql: SELECT`}, call("submit", a)}, // malformed call, then correct: repair
 		},
 		w.question(t, taskB): {
 			{call("execute_sql", "SELECT -1"), call("submit", "SELECT -1")}, // mismatch
-			{call("submit", "SELECT -1")},                                    // mismatch
-			{{tool: "drop_table", args: `{}`}, call("submit", b)},            // unknown tool, then correct: repair
-			{call("submit", "SELECT -2")},                                    // mismatch
+			{call("submit", "SELECT -1")},                                   // mismatch
+			{{tool: "drop_table", args: `{}`}, call("submit", b)},           // unknown tool, then correct: repair
+			{call("submit", "SELECT -2")},                                   // mismatch
 		},
 		w.question(t, taskC): {
 			{{text: "The answer needs no tool."}, call("submit", "SELEC count(*) FROM patients")}, // pred_error
-			{call("execute_sql", c), call("submit", c)}, // correct, first shot: the first query was the answer
-			{call("submit", "SELECT -1")},               // mismatch
-			{call("submit", "select COUNT(*) from patients p where p.email is null")}, // correct, first shot
+			{call("execute_sql", c), call("submit", c)},                                           // correct, first shot: the first query was the answer
+			{call("submit", "SELECT -1")},                                                         // mismatch
+			{call("submit", "select COUNT(*) from patients p where p.email is null")},             // correct, first shot
 		},
 	}
 }
