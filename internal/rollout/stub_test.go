@@ -48,7 +48,7 @@ type stubModel struct {
 	next     int
 	bodies   [][]byte
 	started  int // conversations started
-	block    func(turn int) bool
+	block    func(id, turn int) bool // answers nothing until the client gives up
 	blocked  int
 	usageOut int
 }
@@ -142,7 +142,7 @@ func (m *stubModel) pick(req rollout.ChatRequest, turn int) (int, reply, int, bo
 			break
 		}
 	}
-	if m.block != nil && m.block(turn) {
+	if m.block != nil && m.block(id, turn) {
 		m.blocked++
 		return id, reply{}, 0, true
 	}
