@@ -47,7 +47,7 @@ type stubModel struct {
 	failed   map[string]int       // "id/turn" -> failures answered
 	next     int
 	bodies   [][]byte
-	started  int // conversations started
+	started  int                     // conversations started
 	block    func(id, turn int) bool // answers nothing until the client gives up
 	blocked  int
 	usageOut int
