@@ -6,6 +6,7 @@
 //	sqlgym bench     measure a server's throughput
 //	sqlgym eval      score a predictions file; sqlgym check: a dataset's golds
 //	sqlgym import    copy a SQLite dataset into PostgreSQL, golds verified
+//	sqlgym rollout   run a model through episodes; sqlgym report: its numbers
 //	sqlgym replay    re-run recorded episodes; rescore, export: reuse them
 //	sqlgym log       check the trajectory log (log verify)
 //	sqlgym schemas   the wire protocol's JSON Schemas
@@ -59,6 +60,12 @@ func commands() []command {
 			"sqlgym replay --data-dir sqlgym-data --tag policy=step-120 --all"}},
 		{"rescore", "pay recorded episodes under another --reward spec; show what changed", runRescore, []string{
 			"sqlgym rescore --data-dir sqlgym-data --reward spec.json"}},
+		{"rollout", "run a model (any OpenAI-compatible endpoint) through episodes: report pass@k, accuracy, failures", runRollout, []string{
+			"sqlgym rollout " + spider + " --model-url http://localhost:8000/v1 --model Qwen/Qwen2.5-7B-Instruct --samples 4 --limit 100",
+			"sqlgym rollout " + spider + " --model-url http://localhost:11434/v1 --model qwen2.5:7b --run qwen-7b --teacher-hints gold_result"}},
+		{"report", "the rollout report (pass@k, SC, first-shot, by difficulty and database) of recorded episodes", runReport, []string{
+			"sqlgym report --data-dir sqlgym-data --run qwen-7b",
+			"sqlgym report --data-dir sqlgym-data --by policy " + spider}},
 		{"export", "write training files (sft, dpo, raw) from recorded episodes", runExport, []string{
 			"sqlgym export --data-dir sqlgym-data --format sft --outcome correct --out sft.jsonl"}},
 		{"log", "check the trajectory log: log verify reads every segment's checksums and index", runLog, []string{

@@ -39,6 +39,9 @@ var allowed = map[string][]string{
 		"github.com/peterh/liner", "github.com/mattn/go-runewidth", "golang.org/x/term"},
 	"internal/bench":    {mod + "episodes/client", mod + "schemas"},
 	"internal/baseline": {mod + "env"},
+	"internal/rollout": {mod + "env", mod + "episodes", mod + "episodes/client", mod + "episodes/trajlog",
+		mod + "internal/rollout/report", mod + "schemas", mod + "tools", "github.com/cenkalti/backoff/v5"},
+	"internal/rollout/report": {mod + "env/sqltext", mod + "schemas"},
 }
 
 func TestImportRules(t *testing.T) {

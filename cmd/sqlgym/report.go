@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/internal/rollout"
+	"github.com/sqlgym/sqlgym/internal/rollout/report"
+	"github.com/sqlgym/sqlgym/schemas"
+)
+
+// ReportFile is the machine-readable report in a rollout's --out folder.
+const reportFile = "report.json"
+
+// reportFlags are the flags of sqlgym report.
+type reportFlags struct {
+	stack  stackFlags // --dataset (for result-set votes), --data-dir, --trajectories
+	filter filterFlags
+	run    string
+	by     string
+	usage  string
+	out    string
+}
+
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("report", stderr)
+	var f reportFlags
+	fs.Var(&f.stack.datasets, "dataset", "the datasets the episodes played, `[NAME=]FORMAT:PATH` as for serve (repeatable): "+
+		"the self-consistency vote then compares result sets, run again here (without: the submitted SQL text)")
+	fs.StringVar(&f.stack.dataDir, "data-dir", "./sqlgym-data", "where the trajectory log is")
+	fs.StringVar(&f.stack.trajectories, "trajectories", "", "read episodes from a postgres:// URL or a file of trajectory records instead of --data-dir")
+	f.stack.registerDBPool(fs)
+	f.filter.register(fs)
+	fs.StringVar(&f.run, "run", "", "only the episodes of this run `NAME` (the run tag sqlgym rollout sets; the same as --tag run=NAME)")
+	fs.StringVar(&f.by, "by", "", "one report per value of this `TAG` (an RL run's policy version, say)")
+	fs.StringVar(&f.usage, "usage", "", "token usage file, as sqlgym rollout writes it (default: usage.jsonl in --out, when there)")
+	fs.StringVar(&f.out, "out", "", "also write report.json into this `folder` (with --by: report-VALUE.json for each value)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	flt, err := f.filter.filter()
+	if err != nil {
+		return err
+	}
+	if f.run != "" {
+		if flt.Tags == nil {
+			flt.Tags = map[string]string{}
+		}
+		flt.Tags[rollout.TagRun] = f.run
+	}
+	if f.usage == "" && f.out != "" {
+		f.usage = filepath.Join(f.out, rollout.UsageFile)
+	}
+	rd, closer, err := openTrajectoryReader(ctx, f.stack.trajectories, f.stack.dataDir)
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	opts, done, err := f.reportOptions(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	return writeReports(ctx, rd, flt, opts, f.by, f.out, stdout)
+}
+
+// reportOptions loads what the report reads besides the episodes: the
+// datasets for result-set votes, the token usage.
+func (f *reportFlags) reportOptions(ctx context.Context) (report.Options, func(), error) {
+	var o report.Options
+	var err error
+	if f.usage != "" {
+		if o.Usage, err = rollout.ReadUsage(f.usage); err != nil {
+			return o, nil, err
+		}
+	}
+	if len(f.stack.datasets.values) == 0 {
+		return o, func() {}, nil
+	}
+	if err := f.stack.engine.parse(); err != nil {
+		return o, nil, err
+	}
+	dss, err := f.stack.loadDatasets(ctx)
+	if err != nil {
+		return o, nil, err
+	}
+	cat, _, _ := f.stack.engines()
+	o.Voter = &rollout.Voter{Catalog: cat, Datasets: dss}
+	return o, func() { cat.Close() }, nil
+}
+
+// writeReports reads the selected episodes and prints their report (one
+// per value of the by tag, when given), writing report.json into out.
+func writeReports(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter, o report.Options, by, out string, stdout io.Writer) error {
+	groups := map[string][]*schemas.Trajectory{}
+	var order []string
+	err := rd.Episodes(ctx, flt, func(r *trajlog.Record) error {
+		k := ""
+		if by != "" {
+			k = tagValue(r.Tags, by)
+		}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], &r.Trajectory)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(order) == 0 {
+		return fmt.Errorf("no recorded episode matches")
+	}
+	for i, k := range order {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		if by != "" {
+			fmt.Fprintf(stdout, "%s = %s\n", by, k)
+		}
+		if err := writeOneReport(ctx, groups[k], o, out, reportName(by, k), stdout); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeOneReport(ctx context.Context, eps []*schemas.Trajectory, o report.Options, out, name string, stdout io.Writer) error {
+	rep := report.Build(ctx, eps, o)
+	if out != "" {
+		path := filepath.Join(out, name)
+		err := writeFile(path, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rep)
+		})
+		if err != nil {
+			return err
+		}
+		defer fmt.Fprintf(stdout, "\nreport: %s\n", path)
+	}
+	return rep.WriteText(stdout)
+}
+
+func reportName(by, value string) string {
+	if by == "" {
+		return reportFile
+	}
+	return "report-" + filepath.Base(filepath.Clean("/"+value)) + ".json"
+}
+
+// tagValue is a tag's value as text ("" when absent).
+func tagValue(raw json.RawMessage, key string) string {
+	var tags map[string]json.RawMessage
+	if json.Unmarshal(raw, &tags) != nil {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(tags[key], &s) == nil {
+		return s
+	}
+	return string(tags[key])
+}
+
+// report writes the run's report: every episode of the run, old and new.
+func (rs *rolloutSetup) report(ctx context.Context, f *rolloutFlags, stdout io.Writer) error {
+	ctx = context.WithoutCancel(ctx) // after a Ctrl-C, report what was recorded
+	usage, err := rollout.ReadUsage(f.usagePath())
+	if err != nil {
+		return err
+	}
+	o := report.Options{Voter: &rollout.Voter{Catalog: rs.catalog, Datasets: rs.datasets}, Usage: usage}
+	flt := trajlog.Filter{Tags: map[string]string{rollout.TagRun: f.run}}
+	if err := writeReports(ctx, rs.reader, flt, o, "", f.out, stdout); err != nil {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/sqlgym/sqlgym/internal/rollout"
+	"github.com/sqlgym/sqlgym/schemas"
+)
+
+// rolloutProgress shows a rollout's progress: a bar (episodes done,
+// accuracy so far, tokens/s) redrawn on a terminal, one plain line per
+// episode in a pipe or a log.
+type rolloutProgress struct {
+	w              io.Writer
+	term           bool
+	total, done    int
+	correct        int
+	tokens         int
+	start, redrawn time.Time
+}
+
+func newRolloutProgress(w io.Writer, total int) *rolloutProgress {
+	return &rolloutProgress{w: w, term: isTerminal(w), total: total, start: time.Now()}
+}
+
+// add counts an ended episode and shows it. Calls are serialized by the
+// caller (rollout.Config.OnResult).
+func (p *rolloutProgress) add(res rollout.Result) {
+	p.done++
+	p.tokens += res.Usage.CompletionTokens
+	if res.Outcome == schemas.OutcomeCorrect {
+		p.correct++
+	}
+	stats := fmt.Sprintf("accuracy %.1f%%, %.0f tokens/s", 100*float64(p.correct)/float64(p.done),
+		float64(p.tokens)/max(time.Since(p.start).Seconds(), 1e-3))
+	if !p.term {
+		what := fmt.Sprintf("%s (%d steps)", res.Outcome, res.Steps)
+		if res.Err != nil {
+			what = "closed early: " + res.Err.Error()
+		}
+		fmt.Fprintf(p.w, "%d/%d %s sample %d %s: %s; %s\n", p.done, p.total, res.Sample.TaskID, res.Sample.Index,
+			res.EpisodeID, what, stats)
+		return
+	}
+	if time.Since(p.redrawn) < 100*time.Millisecond && p.done < p.total {
+		return
+	}
+	p.redrawn = time.Now()
+	const width = 30
+	fill := p.done * width / p.total
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d episodes, %s ", strings.Repeat("=", fill), strings.Repeat(" ", width-fill),
+		p.done, p.total, stats)
+}
+
+// finish ends the bar's line.
+func (p *rolloutProgress) finish() {
+	if p.term && p.done > 0 {
+		fmt.Fprintln(p.w)
+	}
+}

@@ -1,0 +1,58 @@
+package rollout
+
+import (
+	"context"
+
+	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/episodes/client"
+	"github.com/sqlgym/sqlgym/schemas"
+)
+
+// Env runs episodes: the episode server's methods, in process or over a
+// socket.
+type Env interface {
+	Reset(ctx context.Context, p schemas.ResetParams) (*schemas.ResetResult, error)
+	Step(ctx context.Context, episodeID string, a schemas.Action) (*schemas.StepResult, error)
+	Close(ctx context.Context, episodeID string) (*schemas.CloseResult, error)
+}
+
+// ManagerEnv runs episodes on an in-process Manager, the same code the
+// server runs them with.
+type ManagerEnv struct{ M *episodes.Manager }
+
+// Reset starts an episode.
+func (e ManagerEnv) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.ResetResult, error) {
+	return e.M.Reset(ctx, p)
+}
+
+// Step takes the step's place in its episode's queue and runs it.
+func (e ManagerEnv) Step(ctx context.Context, id string, a schemas.Action) (*schemas.StepResult, error) {
+	st, err := e.M.Enqueue(id)
+	if err != nil {
+		return nil, err
+	}
+	return e.M.Step(ctx, st, a) // Step gives the place up however it ends
+}
+
+// Close ends the episode.
+func (e ManagerEnv) Close(ctx context.Context, id string) (*schemas.CloseResult, error) {
+	return e.M.Close(ctx, id)
+}
+
+// ClientEnv runs episodes on a server reached over a socket.
+type ClientEnv struct{ C *client.Client }
+
+// Reset starts an episode.
+func (e ClientEnv) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.ResetResult, error) {
+	return e.C.Reset(ctx, p)
+}
+
+// Step runs one action.
+func (e ClientEnv) Step(ctx context.Context, id string, a schemas.Action) (*schemas.StepResult, error) {
+	return e.C.Step(ctx, id, a)
+}
+
+// Close ends the episode.
+func (e ClientEnv) Close(ctx context.Context, id string) (*schemas.CloseResult, error) {
+	return e.C.CloseEpisode(ctx, id)
+}

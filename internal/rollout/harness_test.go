@@ -1,0 +1,102 @@
+package rollout_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/sqlite"
+	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/examples/demo"
+	"github.com/sqlgym/sqlgym/internal/rollout"
+	"github.com/sqlgym/sqlgym/internal/rollout/report"
+	"github.com/sqlgym/sqlgym/reward/judge"
+	"github.com/sqlgym/sqlgym/schemas"
+	"github.com/sqlgym/sqlgym/tools"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// world is a real episode server in process: the demo dataset on SQLite,
+// a Manager recording to a trajectory log in a temporary folder.
+type world struct {
+	ds      *env.Dataset
+	catalog *env.Catalog
+	runner  *tools.Runner
+	log     *trajlog.Log
+	env     rollout.Env
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	ds, err := demo.Load(ctx, filepath.Join(dir, "demo"), sqlite.Build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &world{ds: ds, catalog: env.NewCatalog(sqlite.New(sqlite.Config{})), runner: tools.NewRunner(tools.Config{})}
+	t.Cleanup(func() { w.catalog.Close() })
+	if w.log, err = trajlog.Open(trajlog.LogDir(dir), trajlog.Options{NoSync: true}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.log.Close() })
+	mgr, err := episodes.New(episodes.Config{Datasets: []*env.Dataset{ds}, Catalog: w.catalog, Runner: w.runner,
+		Judge: judge.New(judge.Config{}), Reward: schemas.DefaultRewardSpec(), Recorder: w.log, MaxTurns: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.env = rollout.ManagerEnv{M: mgr}
+	return w
+}
+
+// chat is a client of the stub with short timeouts and waits.
+func (m *stubModel) chat(t *testing.T) *rollout.Chat {
+	t.Helper()
+	c, err := rollout.NewChat(rollout.ChatConfig{BaseURL: m.url(), Model: "stub-model", Attempts: 5,
+		RequestTimeout: 300 * time.Millisecond, Backoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// episodes reads the run's recorded episodes.
+func (w *world) episodes(t *testing.T, run string, incomplete bool) []*schemas.Trajectory {
+	t.Helper()
+	var out []*schemas.Trajectory
+	f := trajlog.Filter{Tags: map[string]string{rollout.TagRun: run}, Incomplete: incomplete}
+	err := w.log.Episodes(context.Background(), f, func(r *trajlog.Record) error {
+		out = append(out, &r.Trajectory)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// question is a demo task's question.
+func (w *world) question(t *testing.T, id string) string {
+	t.Helper()
+	task, ok := w.ds.Task(id)
+	if !ok {
+		t.Fatalf("no task %s", id)
+	}
+	return task.Question
+}
+
+func (w *world) gold(t *testing.T, id string) string {
+	t.Helper()
+	task, _ := w.ds.Task(id)
+	return task.GoldSQL
+}
+
+func (w *world) voter() report.Voter {
+	return &rollout.Voter{Catalog: w.catalog, Datasets: []*env.Dataset{w.ds}}
+}
