@@ -3,6 +3,7 @@ package soaktest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -58,10 +59,12 @@ func (h *honest) call(f func(ctx context.Context) error) bool {
 
 // runHonest runs workers episodes at a time on each of sockets sockets,
 // on the shared database, until ctx ends; each episode is a reset, a
-// query and a submission.
-func runHonest(ctx context.Context, t *testing.T, url string, tasks []string, sockets, workers int) ([]time.Duration, []error) {
+// query and a submission. It returns the calls' latencies and errors, and
+// the fewest episodes any one worker started.
+func runHonest(ctx context.Context, t *testing.T, url string, tasks []string, sockets, workers int) ([]time.Duration, []error, int) {
 	h := &honest{}
 	var wg sync.WaitGroup
+	started := make([]int, sockets*workers)
 	for s := range sockets {
 		c, err := client.Dial(context.Background(), url, "")
 		if err != nil {
@@ -71,13 +74,14 @@ func runHonest(ctx context.Context, t *testing.T, url string, tasks []string, so
 		for w := range workers {
 			wg.Go(func() {
 				for i := 0; ctx.Err() == nil; i++ {
+					started[s*workers+w]++
 					h.episode(c, tasks[(s*workers+w+i)%len(tasks)])
 				}
 			})
 		}
 	}
 	wg.Wait()
-	return h.lat, h.errs
+	return h.lat, h.errs, slices.Min(started)
 }
 
 func (h *honest) episode(c *client.Client, task string) {

@@ -16,14 +16,16 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// The stated bounds. They are ceilings that catch a server that lets one
-// client starve or exhaust the others (the failures they guard against
-// took 29 s and 2 GB), not performance figures.
+// The stated bounds. They catch a server that lets one client starve or
+// exhaust the others (the failures they guard against took 29 s and 2
+// GB), not performance figures: starvation is checked as progress (every
+// honest worker keeps starting episodes), never as a latency, which a
+// loaded machine moves.
 const (
-	soakFor      = 15 * time.Second
-	honestP99Max = 5 * time.Second
-	rssMax       = 1 << 30
-	sharedDB     = "concert_singer" // the honest clients' database, which the runaway queries also hit
+	soakFor           = 15 * time.Second
+	minWorkerEpisodes = 3 // of a 15 s soak: one stalled for half of it starts at most one or two
+	rssMax            = 1 << 30
+	sharedDB          = "concert_singer" // the honest clients' database, which the runaway queries also hit
 )
 
 // TestSoakHonestClientsAmongHostileOnes runs the whole server under every
@@ -51,7 +53,7 @@ func TestSoakHonestClientsAmongHostileOnes(t *testing.T) {
 	hostile.Go(func() { h.unfinishedMessages(ctx, 25) })
 	hostile.Go(func() { h.runaways(ctx, tasks[0], 8) })
 
-	lat, errs := runHonest(ctx, t, srv.URL, tasks, 4, 8)
+	lat, errs, fewest := runHonest(ctx, t, srv.URL, tasks, 4, 8)
 	hostile.Wait()
 	peaks := <-peak
 	rss := peaks.rss
@@ -64,10 +66,10 @@ func TestSoakHonestClientsAmongHostileOnes(t *testing.T) {
 	}
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	p99 := lat[len(lat)*99/100]
-	t.Logf("honest calls: %d, p50 %s, p99 %s, max %s; server peak RSS %d MiB",
-		len(lat), lat[len(lat)/2], p99, lat[len(lat)-1], rss>>20)
-	if p99 > honestP99Max {
-		t.Errorf("honest p99 %s, past the stated %s", p99, honestP99Max)
+	t.Logf("honest calls: %d, p50 %s, p99 %s, max %s; fewest episodes of a worker %d; server peak RSS %d MiB",
+		len(lat), lat[len(lat)/2], p99, lat[len(lat)-1], fewest, rss>>20)
+	if fewest < minWorkerEpisodes {
+		t.Errorf("an honest worker started only %d episodes in %s: it was starved", fewest, soakFor)
 	}
 	if rss > rssMax {
 		t.Errorf("server peak RSS %d MiB, past the stated %d MiB", rss>>20, rssMax>>20)
