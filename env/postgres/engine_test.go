@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/internal/pgtest"
 )
 
 func TestValues(t *testing.T) {
@@ -266,5 +269,38 @@ func TestOpenFailsClearly(t *testing.T) {
 				t.Errorf("err = %q, want it to say %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestSchemaCallsOnAMixedCaseSchema: a schema named with capitals (as
+// sqlgym import names Spider's cre_Doc_Template_Mgt) lists its own
+// tables, not those of its lower-case namesake.
+func TestSchemaCallsOnAMixedCaseSchema(t *testing.T) {
+	base := pgtest.Database(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, `CREATE SCHEMA "Shop_DB"; CREATE TABLE "Shop_DB".item (id integer PRIMARY KEY);
+CREATE SCHEMA shop_db; CREATE TABLE shop_db.other (x integer)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := EnsureReader(ctx, conn, DefaultRole, "Shop_DB", "shop_db"); err != nil {
+		t.Fatal(err)
+	}
+	d, err := New(Config{}).Open(ctx, Source(base, "Shop_DB"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	tables, err := d.Tables(ctx)
+	if err != nil || len(tables) != 1 || tables[0].Name != "item" || !reflect.DeepEqual(tables[0].PrimaryKey, []string{"id"}) {
+		t.Fatalf("Tables = %+v, %v; want item with its primary key", tables, err)
+	}
+	if tb, err := d.Describe(ctx, "ITEM", 0); err != nil || tb.Name != "item" {
+		t.Errorf("Describe(ITEM) = %+v, %v; want item", tb, err)
 	}
 }
