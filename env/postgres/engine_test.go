@@ -75,6 +75,28 @@ func TestAggregateValues(t *testing.T) {
 	}
 }
 
+// TestNumericPastFloat64 pins what docs/engines.md says of numeric
+// values float64 cannot hold: a whole number within int64 is exact, any
+// other value is the nearest float64, so digits past the 17th are lost
+// and two numerics that differ only there read the same.
+func TestNumericPastFloat64(t *testing.T) {
+	d, _, _ := openFixture(t, Config{})
+	rs, err := d.Query(context.Background(), `SELECT 9223372036854775807::numeric, 9223372036854775808::numeric,
+0.1::numeric, 123456789012345678.5::numeric, 1.23456789012345678901::numeric, 1.23456789012345678999::numeric,
+'NaN'::numeric, 'Infinity'::numeric, 12345678901234567890::numeric::text`, env.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := rs.Rows[0]
+	want := []any{int64(math.MaxInt64), 9223372036854775808.0, 0.1, 1.2345678901234568e17, 1.2345678901234568, 1.2345678901234568}
+	if !reflect.DeepEqual(row[:6], want) {
+		t.Errorf("numerics = %#v, want %#v", row[:6], want)
+	}
+	if f, ok := row[6].(float64); !ok || !math.IsNaN(f) || row[7] != math.Inf(1) || row[8] != "12345678901234567890" {
+		t.Errorf("NaN, Infinity, ::text = %#v, %#v, %#v; want NaN, +Inf and every digit as text", row[6], row[7], row[8])
+	}
+}
+
 func TestLimits(t *testing.T) {
 	d, _, _ := openFixture(t, Config{MaxResultRows: 5000})
 	ctx := context.Background()
