@@ -120,7 +120,7 @@ func TestReplayAndRescoreOnPostgres(t *testing.T) {
 			}
 		}
 	})
-	verifyPostgresUnchanged(t)
+	verifyPostgresUnchanged(t, dsn)
 	replayed := mustRun(t, append([]string{"replay"}, pg...)...)
 	if !strings.Contains(replayed, "10 episodes: 10 reproduced, 0 diverged, 0 unverifiable") {
 		t.Errorf("replay on PostgreSQL printed:\n%s", replayed)
