@@ -7,21 +7,34 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/sqlgym/sqlgym/env/postgres"
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/internal/pgtest"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
-// pgDataset creates a schema on the test server holding a small table,
-// lets the reader role read it, and writes a JSONL dataset whose one
-// task's db_id is that schema. It returns the dataset's folder, the
-// server's URL and the schema.
+// pgDataset creates a database of its own on the test server holding a
+// schema with a small table, lets the reader role read it, and writes a
+// JSONL dataset whose one task's db_id is that schema. It returns the
+// dataset's folder, the database's URL and the schema.
 func pgDataset(t *testing.T) (string, string, string) {
 	t.Helper()
-	base, schema := pgtest.Schema(t, `CREATE TABLE singer (singer_id integer PRIMARY KEY, name text NOT NULL, age integer, net_worth numeric(8, 2));
-INSERT INTO singer VALUES (1, 'Ana', 30, 1.50), (2, 'Bo', 41, 20), (3, 'Cy', 25, NULL);`)
-	if err := postgres.EnsureReader(context.Background(), pgtest.Conn(t), postgres.DefaultRole, schema); err != nil {
+	base, schema := pgtest.Database(t), "shop"
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, `CREATE SCHEMA shop;
+CREATE TABLE shop.singer (singer_id integer PRIMARY KEY, name text NOT NULL, age integer, net_worth numeric(8, 2));
+INSERT INTO shop.singer VALUES (1, 'Ana', 30, 1.50), (2, 'Bo', 41, 20), (3, 'Cy', 25, NULL);`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := postgres.EnsureReader(ctx, conn, postgres.DefaultRole, schema); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
@@ -80,16 +93,24 @@ func TestServeRunsAnEpisodeOnPostgres(t *testing.T) {
 			t.Errorf("submit: outcome %q, terminated %v; want correct: %+v", res.Info.Outcome, res.Terminated, res)
 		}
 	})
-	verifyPostgresUnchanged(t)
+	verifyPostgresUnchanged(t, base)
 }
 
-// verifyPostgresUnchanged checks that the server's superuser still sees
-// no session of the reader left in a transaction.
-func verifyPostgresUnchanged(t *testing.T) {
+// verifyPostgresUnchanged checks that the server's superuser sees no
+// session of the reader left in a transaction on the database dsn names
+// (the test's own: other tests' sessions on other databases are between
+// their BEGIN and their ROLLBACK at any time).
+func verifyPostgresUnchanged(t *testing.T, dsn string) {
 	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
 	var open int
-	q := "SELECT count(*) FROM pg_stat_activity WHERE usename = $1 AND state LIKE 'idle in transaction%'"
-	if err := pgtest.Conn(t).QueryRow(context.Background(), q, postgres.DefaultRole).Scan(&open); err != nil {
+	q := "SELECT count(*) FROM pg_stat_activity WHERE usename = $1 AND datname = current_database() AND state LIKE 'idle in transaction%'"
+	if err := conn.QueryRow(ctx, q, postgres.DefaultRole).Scan(&open); err != nil {
 		t.Fatal(err)
 	}
 	if open != 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -31,7 +32,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&f.dataset, "dataset", "", "SQLite dataset to import, `[NAME=]FORMAT:PATH` with FORMAT spider, bird or jsonl (required)")
 	fs.StringVar(&f.dsn, "dsn", "", "PostgreSQL server to import into, `postgres://USER@HOST:PORT/DB`; its user creates schemas and a role (required)")
 	fs.StringVar(&f.out, "out", "", "folder to write tasks.jsonl and the report to (required)")
-	fs.StringVar(&f.role, "role", postgres.DefaultRole, "read-only role granted SELECT on the imported schemas (created if missing); serve logs in as "+postgres.DefaultRole)
+	fs.StringVar(&f.role, "role", postgres.DefaultRole, "read-only role granted SELECT on the imported schemas (created if missing), which the golds are verified as; serve logs in as "+postgres.DefaultRole)
 	fs.DurationVar(&f.goldTimeout, "gold-timeout", pgimport.DefaultGoldTimeout, "time limit of each gold, on SQLite and on PostgreSQL")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", 10*time.Second, "time limit to reach the PostgreSQL server")
 	fs.IntVar(&f.maxAnswerRows, "max-answer-rows", pgimport.DefaultMaxAnswerRows, "rows a task's gold_answer may hold; a gold returning more is left out")
@@ -55,10 +56,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	defer conn.Close(context.WithoutCancel(ctx))
 	prog := newImportProgress(stderr)
 	imp, err := pgimport.Import(ctx, pgimport.Config{
-		Dataset: ds, SQLite: sqlite.New(sqlite.Config{}), Conn: conn,
-		Reader: func(ctx context.Context, conn *pgx.Conn, schemas []string) error {
-			return postgres.EnsureReader(ctx, conn, f.role, schemas...)
-		},
+		Dataset: ds, SQLite: sqlite.New(sqlite.Config{}), Conn: conn, URL: f.dsn, Role: f.role,
 		GoldTimeout: f.goldTimeout, MaxAnswerRows: f.maxAnswerRows, Progress: prog.update,
 	})
 	prog.finish()
@@ -80,6 +78,8 @@ func (f *importFlags) check() error {
 		return usageError{"import: --dataset is required"}
 	case f.dsn == "":
 		return usageError{"import: --dsn is required (postgres://USER@HOST:PORT/DB)"}
+	case !strings.HasPrefix(f.dsn, "postgres://") && !strings.HasPrefix(f.dsn, "postgresql://"):
+		return usageError{"import: --dsn: want a postgres:// URL (postgres://USER@HOST:PORT/DB): the golds are verified through it as the read-only role"}
 	case f.out == "":
 		return usageError{"import: --out is required"}
 	case f.role == "":

@@ -68,6 +68,7 @@ func TestImportCommandErrors(t *testing.T) {
 	}{
 		{"no dsn", []string{"--dataset", ds, "--out", "x"}, "--dsn is required"},
 		{"bad dsn", []string{"--dataset", ds, "--dsn", "postgres://a@b:notaport/c", "--out", "x"}, "--dsn"},
+		{"not a url", []string{"--dataset", ds, "--dsn", "host=127.0.0.1 user=postgres", "--out", "x"}, "--dsn: want a postgres:// URL"},
 		{"missing dataset", []string{"--dataset", "spider:" + filepath.Join(t.TempDir(), "none"), "--dsn", "postgres://x@127.0.0.1/x", "--out", "x"}, "no such file"},
 		{"unreachable", []string{"--dataset", ds, "--dsn", "postgres://x@" + closed + "/x?sslmode=disable", "--out", "x"}, "connect to PostgreSQL at 127.0.0.1"},
 	}

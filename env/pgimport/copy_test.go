@@ -123,14 +123,16 @@ func TestImportedSchemaReadsOnly(t *testing.T) {
 	}
 }
 
-// pgRows reads a query's rows as the Runner converts them.
+// pgRows reads a query's rows on the copied schema "Loose" through
+// env/postgres, as the reader role, the way the golds are verified.
 func pgRows(t *testing.T, conn *pgx.Conn, q string) [][]any {
 	t.Helper()
-	rows, err := conn.Query(context.Background(), q)
-	if err != nil {
+	ctx := context.Background()
+	if err := postgres.EnsureReader(ctx, conn, postgres.DefaultRole, "Loose"); err != nil {
 		t.Fatal(err)
 	}
-	rs, err := readResult(rows, 0)
+	db := openSchema(t, postgres.New(postgres.Config{}), conn, "Loose")
+	rs, err := db.Query(ctx, q, env.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,10 +28,15 @@ type Config struct {
 	// Conn is the PostgreSQL connection the import writes through; its
 	// user must be able to create schemas and roles.
 	Conn *pgx.Conn
-	// Reader grants the read-only role its reading rights on the
-	// imported schemas. Default: postgres.EnsureReader with
+	// URL is the server's postgres:// URL, which the golds are verified
+	// on through env/postgres, logged in as Role. Default: the connection
+	// string Conn was opened with.
+	URL string
+	// Role is the read-only role: Import makes it read the imported
+	// schemas (postgres.EnsureReader) and runs every PostgreSQL gold as
+	// it, through the engine that serves the dataset. Default
 	// postgres.DefaultRole, the role the engine logs in as.
-	Reader func(ctx context.Context, conn *pgx.Conn, schemas []string) error
+	Role string
 	// Copy configures the copy of each database.
 	Copy CopyConfig
 	// GoldTimeout bounds each gold's run, on SQLite and on PostgreSQL.
@@ -53,10 +58,11 @@ type Progress struct {
 }
 
 func (c Config) withDefaults() Config {
-	if c.Reader == nil {
-		c.Reader = func(ctx context.Context, conn *pgx.Conn, schemas []string) error {
-			return postgres.EnsureReader(ctx, conn, postgres.DefaultRole, schemas...)
-		}
+	if c.URL == "" && c.Conn != nil {
+		c.URL = c.Conn.Config().ConnString()
+	}
+	if c.Role == "" {
+		c.Role = postgres.DefaultRole
 	}
 	if c.GoldTimeout <= 0 {
 		c.GoldTimeout = DefaultGoldTimeout
@@ -77,9 +83,11 @@ type Imported struct {
 	Golds  []*Gold
 }
 
-// Import copies every database of cfg.Dataset into PostgreSQL, grants the
-// reader role, and verifies each task's gold. Writing the result is
-// WriteDataset's job.
+// Import copies every database of cfg.Dataset into PostgreSQL, makes
+// cfg.Role able to read the copies, and verifies each task's gold: the
+// PostgreSQL side runs through env/postgres, logged in as that role, so
+// that a gold is judged exactly as sqlgym serve --engine will judge it.
+// Writing the result is WriteDataset's job.
 func Import(ctx context.Context, cfg Config) (*Imported, error) {
 	cfg = cfg.withDefaults()
 	ds := cfg.Dataset
@@ -89,12 +97,9 @@ func Import(ctx context.Context, cfg Config) (*Imported, error) {
 	}
 	slices.Sort(ids)
 	rep := &Report{Dataset: ds.Name}
-	srcs := map[string]env.DB{}
-	defer func() {
-		for _, db := range srcs {
-			db.Close()
-		}
-	}()
+	srcs, dsts := map[string]env.DB{}, map[string]env.DB{}
+	defer closeAll(srcs)
+	defer closeAll(dsts)
 	schemas := map[string]*Schema{}
 	for i, id := range ids {
 		src, err := cfg.SQLite.Open(ctx, ds.DBs[id])
@@ -110,28 +115,36 @@ func Import(ctx context.Context, cfg Config) (*Imported, error) {
 		schemas[id] = SchemaOf(dc)
 		cfg.Progress(Progress{Stage: "copy", Done: i + 1, Total: len(ids), Item: id})
 	}
-	if err := cfg.Reader(ctx, cfg.Conn, ids); err != nil {
+	if err := postgres.EnsureReader(ctx, cfg.Conn, cfg.Role, ids...); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
-	golds, err := verifyAll(ctx, cfg, srcs, schemas, rep)
+	eng := postgres.New(postgres.Config{Role: cfg.Role, DefaultTimeout: cfg.GoldTimeout})
+	for _, id := range ids {
+		dst, err := eng.Open(ctx, postgres.Source(cfg.URL, id))
+		if err != nil {
+			return nil, fmt.Errorf("import: verify as %s: %w", cfg.Role, err)
+		}
+		dsts[id] = dst
+	}
+	golds, err := verifyAll(ctx, cfg, srcs, dsts, schemas, rep)
 	if err != nil {
 		return nil, err
 	}
 	return &Imported{Report: rep, Golds: golds}, nil
 }
 
-// verifyAll verifies every task's gold, in order, and records each in rep.
-func verifyAll(ctx context.Context, cfg Config, srcs map[string]env.DB, schemas map[string]*Schema, rep *Report) ([]*Gold, error) {
+// verifyAll verifies every task's gold, in order, and records each in
+// rep: the SQLite gold on srcs, the PostgreSQL one on dsts.
+func verifyAll(ctx context.Context, cfg Config, srcs, dsts map[string]env.DB, schemas map[string]*Schema, rep *Report) ([]*Gold, error) {
 	ds := cfg.Dataset
 	v := &Verifier{Limits: env.Limits{Timeout: cfg.GoldTimeout, MaxRows: cfg.MaxAnswerRows}}
 	golds := make([]*Gold, len(ds.Tasks))
 	for i := range ds.Tasks {
 		t := &ds.Tasks[i]
-		dst := &Runner{Conn: cfg.Conn, Schema: t.DBID, Timeout: cfg.GoldTimeout}
 		g := &Gold{Category: Unusable, Reason: "the task has no SQLite gold SQL"}
 		if t.GoldSQL != "" {
 			var err error
-			if g, err = v.Verify(ctx, srcs[t.DBID], dst, schemas[t.DBID], t.GoldSQL); err != nil {
+			if g, err = v.Verify(ctx, srcs[t.DBID], dsts[t.DBID], schemas[t.DBID], t.GoldSQL); err != nil {
 				return nil, fmt.Errorf("import: task %s: %w", t.ID, err)
 			}
 		}
@@ -140,6 +153,13 @@ func verifyAll(ctx context.Context, cfg Config, srcs map[string]env.DB, schemas 
 		cfg.Progress(Progress{Stage: "verify", Done: i + 1, Total: len(ds.Tasks), Item: t.ID})
 	}
 	return golds, nil
+}
+
+// closeAll closes every database of dbs.
+func closeAll(dbs map[string]env.DB) {
+	for _, db := range dbs {
+		db.Close()
+	}
 }
 
 // taskKey is a task's id within its dataset (the id without "name/").

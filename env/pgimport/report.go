@@ -25,6 +25,9 @@ type TaskGold struct {
 	Category string   `json:"category"`
 	Rules    []string `json:"rules,omitempty"`
 	Reason   string   `json:"reason,omitempty"`
+	// Tried is the PostgreSQL statement run and not kept, for a task with
+	// answer rows only.
+	Tried string `json:"tried_sql,omitempty"`
 }
 
 func (r *Report) add(t *env.Task, g *Gold) {
@@ -32,7 +35,7 @@ func (r *Report) add(t *env.Task, g *Gold) {
 		r.Counts = map[string]int{}
 	}
 	r.Counts[g.Category]++
-	r.Tasks = append(r.Tasks, TaskGold{TaskID: taskKey(t), DBID: t.DBID, Category: g.Category, Rules: g.Rules, Reason: g.Reason})
+	r.Tasks = append(r.Tasks, TaskGold{TaskID: taskKey(t), DBID: t.DBID, Category: g.Category, Rules: g.Rules, Reason: g.Reason, Tried: g.Tried})
 }
 
 // WriteText writes the report for people: the databases with their rows,

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/postgres"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/internal/pgtest"
 	"github.com/sqlgym/sqlgym/internal/spiderdev"
@@ -56,6 +57,7 @@ func TestImportSpiderDev(t *testing.T) {
 		t.Errorf("%d of %d tasks carry a PostgreSQL gold SQL; want at least 90%%", withSQL, len(pg.Tasks))
 	}
 	checkScorable(t, ctx, conn, pg)
+	checkTies(t, ctx, conn, pg, imp)
 	t.Logf("%d tasks: kept %d, rewritten %d, answer rows only %d", len(pg.Tasks),
 		imp.Report.Counts[Kept], imp.Report.Counts[Rewritten], imp.Report.Counts[AnswerOnly])
 }
@@ -90,15 +92,21 @@ func checkAllRows(t *testing.T, ctx context.Context, eng env.Engine, ds *env.Dat
 	}
 }
 
-// checkScorable judges each task: its gold SQL submitted, or, for a task
-// with answer rows only, a statement returning those rows.
+// checkScorable judges each task as serve --engine does (the judge over
+// env/postgres, as the reader role): its gold SQL submitted, or, for a
+// task with answer rows only, a statement returning those rows.
 func checkScorable(t *testing.T, ctx context.Context, conn *pgx.Conn, ds *env.Dataset) {
 	t.Helper()
 	j := judge.New(judge.Config{})
 	spec := schemas.DefaultRewardSpec()
+	eng := postgres.New(postgres.Config{})
+	dbs := map[string]env.DB{}
+	for id := range ds.DBs {
+		dbs[id] = openSchema(t, eng, conn, id)
+	}
 	for i := range ds.Tasks {
 		task := &ds.Tasks[i]
-		db := runnerDB{&Runner{Conn: conn, Schema: task.DBID}}
+		db := dbs[task.DBID]
 		sub := task.GoldSQL
 		if sub == "" {
 			sub = valuesQuery(task.GoldRows)
@@ -108,6 +116,42 @@ func checkScorable(t *testing.T, ctx context.Context, conn *pgx.Conn, ds *env.Da
 			t.Errorf("%s: submitting %q: %s (pred error %v, gold error %v), %v; want correct", task.ID, sub, v.Outcome, v.PredErr, v.GoldErr, err)
 		}
 	}
+}
+
+// checkTies judges, as serve does, the PostgreSQL statement tried and
+// not kept on each task with answer rows only: where it returned SQLite's
+// rows in another order (ties under ORDER BY without a limit) it scores
+// correct, as the answer rows are compared as a bag; where it returned
+// other rows (another of the rows tied under ORDER BY ... LIMIT, say) it
+// does not.
+func checkTies(t *testing.T, ctx context.Context, conn *pgx.Conn, ds *env.Dataset, imp *Imported) {
+	t.Helper()
+	j := judge.New(judge.Config{})
+	eng := postgres.New(postgres.Config{})
+	dbs := map[string]env.DB{}
+	order, other := 0, 0
+	for i, g := range imp.Golds {
+		if g.Category != AnswerOnly || !strings.HasPrefix(g.Reason, "the rewrite returns") {
+			continue
+		}
+		task := &ds.Tasks[i]
+		if dbs[task.DBID] == nil {
+			dbs[task.DBID] = openSchema(t, eng, conn, task.DBID)
+		}
+		v, err := j.Judge(ctx, dbs[task.DBID], ds.DBKey(task.DBID), task, g.Tried, schemas.DefaultRewardSpec())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok := v.Outcome == schemas.OutcomeCorrect; ok != (g.Reason == ReasonTieOrder) {
+			t.Errorf("%s (%s): the tried rewrite scores %s: %q", task.ID, g.Reason, v.Outcome, g.Tried)
+		}
+		if g.Reason == ReasonTieOrder {
+			order++
+		} else {
+			other++
+		}
+	}
+	t.Logf("answer rows only: %d tasks tie-ordered (their rewrite scores correct), %d with other rows (it does not)", order, other)
 }
 
 // valuesQuery is a statement returning rows as they are.
@@ -135,16 +179,6 @@ func valuesQuery(rows [][]any) string {
 	return "SELECT * FROM (VALUES " + strings.Join(lits, ", ") + ") AS v"
 }
 
-// runnerDB lets the judge run statements through a Runner; the judge
-// needs nothing of env.DB but Query.
-type runnerDB struct{ *Runner }
-
-func (runnerDB) Tables(context.Context) ([]env.Table, error) { return nil, fmt.Errorf("not read") }
-func (runnerDB) Describe(context.Context, string, int) (*env.Table, error) {
-	return nil, fmt.Errorf("not read")
-}
-func (runnerDB) Close() error { return nil }
-
 // connect opens a connection closed when the test ends.
 func connect(t *testing.T, dsn string) *pgx.Conn {
 	t.Helper()
@@ -154,4 +188,16 @@ func connect(t *testing.T, dsn string) *pgx.Conn {
 	}
 	t.Cleanup(func() { conn.Close(context.Background()) })
 	return conn
+}
+
+// openSchema opens schema on conn's server through eng (as the reader
+// role); it is closed when the test ends.
+func openSchema(t *testing.T, eng *postgres.Engine, conn *pgx.Conn, schema string) env.DB {
+	t.Helper()
+	db, err := eng.Open(context.Background(), postgres.Source(conn.Config().ConnString(), schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }

@@ -30,6 +30,11 @@ const (
 // arithmetic against SQLite's double, say).
 const VerifyTolerance = 1e-9
 
+// ReasonTieOrder is the reason of an AnswerOnly task whose rewrite
+// returns SQLite's rows in another order: rows tied under its ORDER BY,
+// which each engine returns in its own order.
+const ReasonTieOrder = "the rewrite returns SQLite's rows in another order (ties under ORDER BY)"
+
 // maxRepairs bounds the GROUP BY repairs tried on one gold.
 const maxRepairs = 4
 
@@ -45,9 +50,12 @@ type Gold struct {
 	Rules []string
 	// Reason says why the gold is AnswerOnly or Unusable.
 	Reason string
+	// Tried is the PostgreSQL statement that was run and not kept
+	// (AnswerOnly); empty otherwise.
+	Tried string
 }
 
-// Querier runs one statement: an env.DB, or the import's Runner.
+// Querier runs one statement: an env.DB.
 type Querier interface {
 	Query(ctx context.Context, sql string, lim env.Limits) (*env.ResultSet, error)
 }
@@ -86,11 +94,11 @@ func (v *Verifier) Verify(ctx context.Context, src, dst Querier, s *Schema, sqli
 	g.Rules = rules
 	switch {
 	case errors.As(err, &qe):
-		g.Category, g.Reason = AnswerOnly, "PostgreSQL refuses the rewrite: "+qe.Message
+		g.Category, g.Reason, g.Tried = AnswerOnly, "PostgreSQL refuses the rewrite: "+qe.Message, sql
 	case err != nil:
 		return nil, fmt.Errorf("verify: run the rewrite: %w", err)
 	case got.Truncated || !reward.MatchTolerant(got.Rows, want.Rows, sqltext.HasOrderBy(sqliteGold), VerifyTolerance):
-		g.Category, g.Reason = AnswerOnly, mismatchReason(got.Rows, want.Rows)
+		g.Category, g.Reason, g.Tried = AnswerOnly, mismatchReason(got.Rows, want.Rows), sql
 	case len(rules) == 0:
 		g.Category, g.SQL = Kept, sql
 	default:
@@ -114,7 +122,7 @@ func mismatchReason(got, want [][]any) string {
 	case len(got) != len(want):
 		return fmt.Sprintf("the rewrite returns %d rows, SQLite's gold %d", len(got), len(want))
 	case reward.MatchTolerant(got, want, false, VerifyTolerance):
-		return "the rewrite returns SQLite's rows in another order (ties under ORDER BY)"
+		return ReasonTieOrder
 	}
 	return "the rewrite returns other rows than SQLite's gold (ties under ORDER BY ... LIMIT, or another value)"
 }

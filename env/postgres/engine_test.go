@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/internal/pgtest"
 )
 
 func TestValues(t *testing.T) {
@@ -69,6 +72,28 @@ func TestAggregateValues(t *testing.T) {
 	want := []any{int64(50005000), 5000.5, int64(10000), 12501250.0, "row 9999", int64(7), true}
 	if !reflect.DeepEqual(rs.Rows[0], want) {
 		t.Errorf("row = %#v, want %#v", rs.Rows[0], want)
+	}
+}
+
+// TestNumericPastFloat64 pins what docs/engines.md says of numeric
+// values float64 cannot hold: a whole number within int64 is exact, any
+// other value is the nearest float64, so digits past the 17th are lost
+// and two numerics that differ only there read the same.
+func TestNumericPastFloat64(t *testing.T) {
+	d, _, _ := openFixture(t, Config{})
+	rs, err := d.Query(context.Background(), `SELECT 9223372036854775807::numeric, 9223372036854775808::numeric,
+0.1::numeric, 123456789012345678.5::numeric, 1.23456789012345678901::numeric, 1.23456789012345678999::numeric,
+'NaN'::numeric, 'Infinity'::numeric, 12345678901234567890::numeric::text`, env.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := rs.Rows[0]
+	want := []any{int64(math.MaxInt64), 9223372036854775808.0, 0.1, 1.2345678901234568e17, 1.2345678901234568, 1.2345678901234568}
+	if !reflect.DeepEqual(row[:6], want) {
+		t.Errorf("numerics = %#v, want %#v", row[:6], want)
+	}
+	if f, ok := row[6].(float64); !ok || !math.IsNaN(f) || row[7] != math.Inf(1) || row[8] != "12345678901234567890" {
+		t.Errorf("NaN, Infinity, ::text = %#v, %#v, %#v; want NaN, +Inf and every digit as text", row[6], row[7], row[8])
 	}
 }
 
@@ -266,5 +291,38 @@ func TestOpenFailsClearly(t *testing.T) {
 				t.Errorf("err = %q, want it to say %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestSchemaCallsOnAMixedCaseSchema: a schema named with capitals (as
+// sqlgym import names Spider's cre_Doc_Template_Mgt) lists its own
+// tables, not those of its lower-case namesake.
+func TestSchemaCallsOnAMixedCaseSchema(t *testing.T) {
+	base := pgtest.Database(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, `CREATE SCHEMA "Shop_DB"; CREATE TABLE "Shop_DB".item (id integer PRIMARY KEY);
+CREATE SCHEMA shop_db; CREATE TABLE shop_db.other (x integer)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := EnsureReader(ctx, conn, DefaultRole, "Shop_DB", "shop_db"); err != nil {
+		t.Fatal(err)
+	}
+	d, err := New(Config{}).Open(ctx, Source(base, "Shop_DB"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	tables, err := d.Tables(ctx)
+	if err != nil || len(tables) != 1 || tables[0].Name != "item" || !reflect.DeepEqual(tables[0].PrimaryKey, []string{"id"}) {
+		t.Fatalf("Tables = %+v, %v; want item with its primary key", tables, err)
+	}
+	if tb, err := d.Describe(ctx, "ITEM", 0); err != nil || tb.Name != "item" {
+		t.Errorf("Describe(ITEM) = %+v, %v; want item", tb, err)
 	}
 }

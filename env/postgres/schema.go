@@ -17,7 +17,10 @@ const sampleCellBytes = 1024
 // path; $1 is a table name, or NULL for every table. Tables are listed in
 // creation order (their oids), as SQLite lists them.
 const (
-	isTable      = `c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'f')`
+	// current_schema() is compared as a name: a cast to regnamespace
+	// would read it as an identifier and fold "cre_Doc_Template_Mgt" to
+	// lower case.
+	isTable      = `c.relnamespace = (SELECT n.oid FROM pg_namespace n WHERE n.nspname = current_schema()) AND c.relkind IN ('r', 'p', 'f')`
 	columnsQuery = `SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull
 FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
 WHERE ` + isTable + ` AND ($1::name IS NULL OR c.relname = $1::name) ORDER BY c.oid, a.attnum`
