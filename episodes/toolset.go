@@ -43,7 +43,7 @@ func (m *Manager) episodeTools(ds *env.Dataset, names []string) (tools.Set, erro
 	}
 	sub, err := set.Subset(names)
 	if err != nil {
-		return tools.Set{}, schemas.Errorf(schemas.CodeInvalidParams, "tools: %v (dataset %s offers %v)", err, ds.Name, set.Names())
+		return tools.Set{}, schemas.Errorf(schemas.CodeInvalidParams, "tools: %v (the tools of dataset %s)", err, ds.Name)
 	}
 	return sub, nil
 }

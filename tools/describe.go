@@ -36,7 +36,7 @@ func (r *Runner) DescribeColumn(ctx context.Context, db env.DB, dialect env.Dial
 	defer cancel()
 	t, err := db.Describe(ctx, strings.TrimSpace(a.Table), 0)
 	if err != nil {
-		res, ferr := r.failure("describe column", err)
+		res, ferr := r.failure("describe column", r.timedOut(ctx, "describe_column", err))
 		if ferr == nil && errors.Is(err, env.ErrNoSuchTable) {
 			res.Content = r.withTableNames(ctx, db, dialect, res.Content)
 		}
@@ -49,7 +49,7 @@ func (r *Runner) DescribeColumn(ctx context.Context, db env.DB, dialect env.Dial
 	}
 	p, err := r.profile(ctx, db, dialect, t.Name, col)
 	if err != nil {
-		return r.failure("describe column", err)
+		return r.failure("describe column", r.timedOut(ctx, "describe_column", err))
 	}
 	return Result{Content: r.renderProfile(p, dialect)}, nil
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -28,12 +29,20 @@ func (r *Runner) SearchValues(ctx context.Context, t Target, a *SearchValuesArgs
 	q := env.ValueQuery{Query: a.Query, Table: strings.TrimSpace(a.Table), Column: strings.TrimSpace(a.Column), Limit: limit}
 	m, err := r.cfg.Values.SearchValues(ctx, t.Dataset, t.DBID, t.DB, q)
 	if err != nil {
-		if ctx.Err() != nil && ctx.Err() != context.Canceled {
-			err = env.NewQueryError(env.ErrTimeout, fmt.Sprintf("search_values ran past the %s time limit", r.cfg.QueryTimeout))
-		}
-		return r.failure("search values", err)
+		return r.failure("search values", r.timedOut(ctx, "search_values", err))
 	}
 	return Result{Content: r.renderMatches(q, m, t.Dialect)}, nil
+}
+
+// timedOut turns the error of a call whose own deadline passed into a
+// timeout QueryError, as a statement past the query timeout is; other
+// errors are returned as they are.
+func (r *Runner) timedOut(ctx context.Context, tool string, err error) error {
+	var qe *env.QueryError
+	if errors.As(err, &qe) || !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return err
+	}
+	return env.NewQueryError(env.ErrTimeout, fmt.Sprintf("%s ran past the %s time limit", tool, r.cfg.QueryTimeout))
 }
 
 // renderMatches is search_values's observation.

@@ -50,6 +50,9 @@ type builder struct {
 // build writes the index of db, whose identity is id, to path: into a
 // temporary file first, which is synced and renamed over path.
 func build(ctx context.Context, db env.DB, dialect env.Dialect, id identity, path string, cfg Config) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("value index: %w", err)
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("value index: %w", err)

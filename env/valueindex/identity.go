@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/sqlgym/sqlgym/env"
 )
@@ -40,7 +41,10 @@ func identify(ds *env.Dataset, dbID string, cfg Config) (identity, string, error
 		id["size"] = strconv.FormatInt(fi.Size(), 10)
 		id["mtime_ns"] = strconv.FormatInt(fi.ModTime().UnixNano(), 10)
 	}
-	sum := sha256.Sum256([]byte(string(ds.Dialect) + "\x00" + source))
+	// Indexes of other bounds live in other files, so a replay run with
+	// other bounds than the server's does not rebuild the server's.
+	sum := sha256.Sum256([]byte(strings.Join([]string{string(ds.Dialect), source,
+		id["max_value_chars"], id["max_distinct"], id["max_values"]}, "\x00")))
 	name := dbID + "-" + hex.EncodeToString(sum[:8]) + ".fts4.sqlite"
 	return id, filepath.Join(cfg.Dir, safeName(name)), nil
 }

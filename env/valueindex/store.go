@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -38,8 +37,8 @@ type flight struct {
 // ErrClosed is the error of a call on a closed Store.
 var ErrClosed = errors.New("value index closed")
 
-// New returns a Store with cfg's zero bounds set to the defaults; it
-// creates cfg.Dir when missing.
+// New returns a Store with cfg's zero bounds set to the defaults. Its
+// directory is made when the first index is built.
 func New(cfg Config) (*Store, error) {
 	cfg = cfg.withDefaults()
 	if cfg.Dir == "" {
@@ -50,9 +49,6 @@ func New(cfg Config) (*Store, error) {
 		return nil, fmt.Errorf("value index: %w", err)
 	}
 	cfg.Dir = dir
-	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("value index: %w", err)
-	}
 	base, stop := context.WithCancel(context.Background())
 	return &Store{cfg: cfg, base: base, stop: stop, dbs: map[string]*flight{}}, nil
 }
