@@ -10,6 +10,8 @@ var (
 	ErrMultiStatement = errors.New("multiple statements")
 	ErrTooLarge       = errors.New("result too large")
 	ErrNoSuchTable    = errors.New("no such table")
+	ErrNoSuchColumn   = errors.New("no such column")
+	ErrUnavailable    = errors.New("unavailable")
 )
 
 // QueryError is a statement's failure that belongs to whoever wrote the

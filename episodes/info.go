@@ -2,7 +2,6 @@ package episodes
 
 import (
 	"github.com/sqlgym/sqlgym/schemas"
-	"github.com/sqlgym/sqlgym/tools"
 )
 
 // Info is the result of server.info; limits are filled in by the caller
@@ -10,7 +9,7 @@ import (
 func (m *Manager) Info(limits schemas.Limits) *schemas.ServerInfo {
 	info := &schemas.ServerInfo{
 		Name: "sqlgym", Version: m.cfg.Version, Protocol: schemas.Protocol,
-		Tools: tools.Definitions(), Reward: m.cfg.Reward, Limits: limits, Stats: m.metrics.snapshot(),
+		Tools: m.cfg.Tools.Definitions(), Reward: m.cfg.Reward, Limits: limits, Stats: m.metrics.snapshot(),
 	}
 	info.Limits.MaxTurns = m.cfg.MaxTurns
 	info.Limits.MaxEpisodes = m.cfg.MaxEpisodes

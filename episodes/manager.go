@@ -30,12 +30,18 @@ const (
 type Config struct {
 	Datasets []*env.Dataset // served datasets; the first is the default
 	Catalog  *env.Catalog   // opens the datasets' databases
-	Runner   *tools.Runner  // runs inspect_schema and execute_sql
-	Judge    *judge.Judge   // scores submissions
-	Reward   schemas.RewardSpec
-	Recorder trajlog.Writer // where episodes are recorded as they happen; nil records nothing
-	Logger   *zap.Logger    // nil logs nothing
-	Version  string         // server version, stored in every trajectory
+	Runner   *tools.Runner  // runs the tools but submit
+	// Tools are the tools the server offers; the zero Set is protocol
+	// v1's default three.
+	Tools tools.Set
+	// DatasetTools narrows the tools of a dataset, by name: each a
+	// subset of Tools. A dataset not named offers Tools.
+	DatasetTools map[string]tools.Set
+	Judge        *judge.Judge // scores submissions
+	Reward       schemas.RewardSpec
+	Recorder     trajlog.Writer // where episodes are recorded as they happen; nil records nothing
+	Logger       *zap.Logger    // nil logs nothing
+	Version      string         // server version, stored in every trajectory
 
 	MaxTurns       int           // default turn budget (8)
 	MaxTurnsLimit  int           // largest max_turns a reset may ask for (64)
@@ -105,6 +111,9 @@ func New(cfg Config) (*Manager, error) {
 	m := &Manager{cfg: cfg, datasets: map[string]*env.Dataset{}, live: map[string]*Session{},
 		recent: newRecentSet(cfg.RecentEpisodes, cfg.RecentBytes), metrics: NewMetrics(),
 		specHash: reward.Hash(cfg.Reward)}
+	if err := checkDatasetTools(cfg); err != nil {
+		return nil, err
+	}
 	for _, ds := range cfg.Datasets {
 		if _, dup := m.datasets[ds.Name]; dup {
 			return nil, fmt.Errorf("new manager: two datasets named %q", ds.Name)

@@ -40,8 +40,16 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 	if err != nil {
 		return nil, m.openFailed(ctx, ds, task, err)
 	}
-	prompt := tools.Prompt(task, ds.Dialect, format, maxTurns)
+	set, err := m.episodeTools(ds, p.Tools)
+	if err != nil {
+		return nil, err
+	}
+	prompt := tools.PromptTools(task, ds.Dialect, format, maxTurns, set)
 	s := newSession(newEpisodeID(), task, ds, db, specOf{spec, hash}, format, maxTurns, prompt, p.Tags, m.cfg.Version, m.now())
+	s.tools, s.ds = set, ds
+	if !set.IsDefault() {
+		s.traj.Tools = set.Names()
+	}
 	if err := m.admit(s); err != nil {
 		return nil, err
 	}
@@ -57,7 +65,7 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 	m.mu.Unlock()
 	return &schemas.ResetResult{
 		EpisodeID: s.id, Task: task.View(ds.Dialect), Messages: prompt,
-		Tools: tools.Definitions(), MaxTurns: maxTurns, ActionFormat: format,
+		Tools: set.Definitions(), MaxTurns: maxTurns, ActionFormat: format,
 	}, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/reward"
 	"github.com/sqlgym/sqlgym/schemas"
+	"github.com/sqlgym/sqlgym/tools"
 )
 
 // Session is one episode: its task, its database, its reward ledger and the
@@ -23,6 +24,8 @@ type Session struct {
 	format   string
 	spec     schemas.RewardSpec
 	queue    *stepQueue
+	tools    tools.Set    // the tools offered; set by Reset
+	ds       *env.Dataset // the task's dataset; set by Reset
 
 	lastActive atomic.Int64 // unix nanoseconds of the last step's end
 

@@ -2,10 +2,8 @@ package episodes
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
-	"github.com/sqlgym/sqlgym/env/sqltext"
 	"github.com/sqlgym/sqlgym/reward"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -105,24 +103,22 @@ func (s *Session) resolve(a schemas.Action) (tools.Call, int, *schemas.ToolError
 
 // run decodes and runs one call, and says what kind of turn it was.
 func (s *Session) run(ctx context.Context, m *Manager, call tools.Call) (reward.Turn, effect, error) {
-	args, terr := tools.Decode(call)
+	inv, terr := s.tools.Decode(call)
 	if terr != nil {
 		// An unknown tool or arguments that do not fit its schema: the
 		// call is malformed, which the reward treats as a format error.
 		return reward.TurnFormatError, effect{err: terr}, nil
 	}
-	key := callKey(call.Name, args)
+	key := inv.Key()
 	repeat := s.seen[key]
 	s.seen[key] = true
+	target := tools.Target{DB: s.db, Dialect: s.dialect, Dataset: s.ds, DBID: s.task.DBID}
+	res, err := m.cfg.Runner.Run(ctx, target, inv)
 	var eff effect
-	var err error
-	switch a := args.(type) {
-	case *tools.InspectSchemaArgs:
-		eff, err = fromResult(m.cfg.Runner.Inspect(ctx, s.db, s.dialect, a))
-	case *tools.ExecuteSQLArgs:
-		eff, err = fromResult(m.cfg.Runner.Execute(ctx, s.db, a))
-	case *tools.SubmitArgs:
-		eff, err = s.submit(ctx, m, a.SQL)
+	if err == nil && res.Submitted != nil {
+		eff, err = s.submit(ctx, m, *res.Submitted)
+	} else {
+		eff = fromResult(res)
 	}
 	switch {
 	case err != nil:
@@ -162,23 +158,10 @@ func finalOf(v judge.Verdict) *reward.Final {
 	}
 }
 
-func fromResult(r tools.Result, err error) (effect, error) {
+func fromResult(r tools.Result) effect {
 	eff := effect{content: r.Content, err: r.Error, result: r.Info}
 	if r.Info != nil {
 		eff.meta = r.Info.Meta() // execute_sql reads at most the rows it shows
 	}
-	return eff, err
-}
-
-// callKey identifies a call for repeat detection: the tool and its
-// arguments, SQL normalized so spacing and case of keywords do not matter.
-func callKey(name string, args any) string {
-	switch a := args.(type) {
-	case *tools.ExecuteSQLArgs:
-		return name + "\x00" + sqltext.Normalize(a.SQL)
-	case *tools.SubmitArgs:
-		return name + "\x00" + sqltext.Normalize(a.SQL)
-	}
-	b, _ := json.Marshal(args)
-	return name + "\x00" + string(b)
+	return eff
 }

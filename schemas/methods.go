@@ -101,6 +101,7 @@ type ResetParams struct {
 	ActionFormat string          `json:"action_format,omitempty" jsonschema_description:"How text actions are parsed; left out means hermes."`
 	Reward       json.RawMessage `json:"reward,omitempty" jsonschema_description:"A partial reward spec, merged over the server's for this episode."`
 	Tags         json.RawMessage `json:"tags,omitempty" jsonschema_description:"Stored verbatim with the trajectory (policy version, group id, sample index, ...)."`
+	Tools        []string        `json:"tools,omitempty" jsonschema_description:"The tools this episode offers, by name: a subset of the dataset's (server.info lists them); submit is always added. Left out means the dataset's tools."`
 }
 
 // ResetResult is the result of episode.reset.
@@ -122,7 +123,7 @@ type StepParams struct {
 // Action is what the model did: either a parsed tool call (Tool and
 // Arguments) or its whole completion (Text), never both.
 type Action struct {
-	Tool      string          `json:"tool,omitempty" jsonschema_description:"The tool called (inspect_schema, execute_sql, submit), for a call the client parsed."`
+	Tool      string          `json:"tool,omitempty" jsonschema_description:"The tool called (inspect_schema, execute_sql, submit, or another the episode offers), for a call the client parsed."`
 	Arguments json.RawMessage `json:"arguments,omitempty" jsonschema_description:"The tool's arguments; left out means none."`
 	Text      *string         `json:"text,omitempty" jsonschema_description:"The model's whole completion, parsed with the episode's action_format."`
 }
@@ -172,6 +173,8 @@ const (
 	ErrCodeArguments      = "bad_arguments"   // the tool's arguments do not fit its schema
 	ErrCodeUnknownTool    = "unknown_tool"    // no tool of that name
 	ErrCodeNoSuchTable    = "no_such_table"   // inspect_schema named a table that does not exist
+	ErrCodeNoSuchColumn   = "no_such_column"  // describe_column or search_values named a column that does not exist
+	ErrCodeUnavailable    = "unavailable"     // the tool cannot answer for this database (search_values with no index)
 )
 
 // ResultInfo is the rows a statement returned, as far as they were shown.

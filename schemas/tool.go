@@ -16,11 +16,15 @@ type ToolFunction struct {
 	Parameters  json.RawMessage `json:"parameters"`
 }
 
-// Tool names of protocol sqlgym/1.
+// Tool names of protocol sqlgym/1: the first three are its default set;
+// search_values and describe_column are offered when a server, dataset or
+// episode chooses them.
 const (
-	ToolInspectSchema = "inspect_schema"
-	ToolExecuteSQL    = "execute_sql"
-	ToolSubmit        = "submit"
+	ToolInspectSchema  = "inspect_schema"
+	ToolExecuteSQL     = "execute_sql"
+	ToolSubmit         = "submit"
+	ToolSearchValues   = "search_values"
+	ToolDescribeColumn = "describe_column"
 )
 
 // Action formats for text actions.

@@ -14,14 +14,17 @@ type Trajectory struct {
 	RewardSpec     RewardSpec      `json:"reward_spec"`
 	RewardSpecHash string          `json:"reward_spec_hash"`
 	ActionFormat   string          `json:"action_format"`
-	MaxTurns       int             `json:"max_turns"`
-	Messages       []Message       `json:"messages"`
-	StartedAt      time.Time       `json:"started_at"`
-	EndedAt        *time.Time      `json:"ended_at,omitempty"`
-	Outcome        string          `json:"outcome,omitempty"`
-	FinalReward    float64         `json:"final_reward"`
-	TotalReward    float64         `json:"total_reward"`
-	Steps          []StepRecord    `json:"steps"`
+	// Tools names the tools the episode offered when they were not
+	// protocol v1's default three; absent means those.
+	Tools       []string     `json:"tools,omitempty"`
+	MaxTurns    int          `json:"max_turns"`
+	Messages    []Message    `json:"messages"`
+	StartedAt   time.Time    `json:"started_at"`
+	EndedAt     *time.Time   `json:"ended_at,omitempty"`
+	Outcome     string       `json:"outcome,omitempty"`
+	FinalReward float64      `json:"final_reward"`
+	TotalReward float64      `json:"total_reward"`
+	Steps       []StepRecord `json:"steps"`
 	// CloseComponents are the final components paid when the episode
 	// ended without a step (closed early, or abandoned): no step carries
 	// them, so they are kept here.

@@ -1,13 +1,6 @@
 package tools
 
-import (
-	"encoding/json"
-	"fmt"
-	"sync"
-
-	"github.com/invopop/jsonschema"
-	"github.com/sqlgym/sqlgym/schemas"
-)
+import "fmt"
 
 // InspectSchemaArgs are the arguments of inspect_schema.
 type InspectSchemaArgs struct {
@@ -24,82 +17,50 @@ type SubmitArgs struct {
 	SQL string `json:"sql" jsonschema:"minLength=1" jsonschema_description:"The final SQL query; its result is the answer to the question."`
 }
 
-// toolDef is one tool: its wire shape, the schema its arguments follow and
-// a constructor of its argument struct.
-type toolDef struct {
-	tool    schemas.Tool
-	schema  *jsonschema.Schema
-	newArgs func() any
+// SearchValuesArgs are the arguments of search_values.
+type SearchValuesArgs struct {
+	Query  string `json:"query" jsonschema:"minLength=1" jsonschema_description:"The value to look for as the question words it (a name, a place, a title); case, accents and small typos do not matter."`
+	Table  string `json:"table,omitempty" jsonschema_description:"Only values of this table."`
+	Column string `json:"column,omitempty" jsonschema_description:"Only values of this column (of any table, or of the table given)."`
+	Limit  int    `json:"limit,omitempty" jsonschema:"minimum=1,maximum=50" jsonschema_description:"How many matches to show, from 1 to 50; left out means 5."`
 }
 
-// toolset is the tools in their fixed order, reflected once on first use
-// and never changed afterwards.
-var toolset = sync.OnceValue(buildToolset)
-
-func buildToolset() []toolDef {
-	return []toolDef{
-		newToolDef(schemas.ToolInspectSchema,
-			"Show the database schema. Without a table: every table with its columns and types. "+
-				"With a table: its columns, types, primary key, foreign keys and a few sample rows.",
-			func() any { return &InspectSchemaArgs{} }),
-		newToolDef(schemas.ToolExecuteSQL,
-			"Run one read-only SQL statement against the database and see the first rows of its result, "+
-				"or the database's error message. Use it to explore the data and to test queries; it does not end the episode.",
-			func() any { return &ExecuteSQLArgs{} }),
-		newToolDef(schemas.ToolSubmit,
-			"Submit the final answer: one SQL query whose result answers the question. "+
-				"It is run and compared with the expected answer, and the episode ends.",
-			func() any { return &SubmitArgs{} }),
-	}
+// DescribeColumnArgs are the arguments of describe_column.
+type DescribeColumnArgs struct {
+	Table  string `json:"table" jsonschema:"minLength=1" jsonschema_description:"The table of the column."`
+	Column string `json:"column" jsonschema:"minLength=1" jsonschema_description:"The column to profile."`
 }
 
-func newToolDef(name, description string, newArgs func() any) toolDef {
-	r := &jsonschema.Reflector{DoNotReference: true, Anonymous: true}
-	s := r.Reflect(newArgs())
-	s.Version = ""
-	params, err := json.Marshal(s)
-	if err != nil {
-		// The argument structs are fixed at compile time; a schema that
-		// does not marshal is a programming error caught by every test.
-		panic(fmt.Sprintf("tools: marshal schema of %s: %v", name, err))
+// Bounds of SearchValuesArgs.Limit.
+const (
+	DefaultSearchLimit = 5
+	MaxSearchLimit     = 50
+)
+
+// problem says what is wrong with decoded arguments that fit their
+// schema's types but not its bounds; "" when nothing is.
+type problem interface{ problem() string }
+
+func (a *ExecuteSQLArgs) problem() string { return emptySQL(a.SQL) }
+
+func (a *SubmitArgs) problem() string { return emptySQL(a.SQL) }
+
+func (a *SearchValuesArgs) problem() string {
+	switch {
+	case blank(a.Query):
+		return `the argument "query" is empty; give the value to look for`
+	case a.Limit < 0 || a.Limit > MaxSearchLimit:
+		return fmt.Sprintf(`the argument "limit" must be between 1 and %d, got %d`, MaxSearchLimit, a.Limit)
 	}
-	return toolDef{
-		tool: schemas.Tool{Type: "function", Function: schemas.ToolFunction{
-			Name: name, Description: description, Parameters: params,
-		}},
-		schema:  s,
-		newArgs: newArgs,
-	}
+	return ""
 }
 
-// Definitions returns the three tools in the OpenAI function-calling shape,
-// in a fixed order (inspect_schema, execute_sql, submit), ready for a chat
-// template's tools= argument. The caller owns the returned slice.
-func Definitions() []schemas.Tool {
-	defs := toolset()
-	out := make([]schemas.Tool, len(defs))
-	for i, d := range defs {
-		out[i] = d.tool
-		out[i].Function.Parameters = append(json.RawMessage(nil), d.tool.Function.Parameters...)
+func (a *DescribeColumnArgs) problem() string {
+	switch {
+	case blank(a.Table):
+		return `the argument "table" is empty; give the table of the column`
+	case blank(a.Column):
+		return `the argument "column" is empty; give the column to profile`
 	}
-	return out
-}
-
-// Names returns the tool names in their fixed order.
-func Names() []string {
-	defs := toolset()
-	out := make([]string, len(defs))
-	for i, d := range defs {
-		out[i] = d.tool.Function.Name
-	}
-	return out
-}
-
-func lookup(name string) (toolDef, bool) {
-	for _, d := range toolset() {
-		if d.tool.Function.Name == name {
-			return d, true
-		}
-	}
-	return toolDef{}, false
+	return ""
 }

@@ -18,36 +18,59 @@ type Call struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
-// Decode checks a call against its tool and returns the decoded argument
-// struct: *InspectSchemaArgs, *ExecuteSQLArgs or *SubmitArgs. An unknown
-// tool is a ToolError of code schemas.ErrCodeUnknownTool; arguments that do
-// not fit the tool's schema (not an object, an unknown field, a wrong type,
-// a missing or empty sql) are schemas.ErrCodeArguments, with a message the
-// model can act on.
+// Decode checks a call against every registered tool and returns the
+// decoded argument struct (*InspectSchemaArgs, *ExecuteSQLArgs, ...). See
+// Set.Decode, which it calls on AllSet.
+func Decode(c Call) (any, *schemas.ToolError) {
+	inv, te := AllSet().Decode(c)
+	return inv.Args, te
+}
+
+// Decode checks a call against the set's tools and returns it decoded. A
+// tool the set does not offer is a ToolError of code
+// schemas.ErrCodeUnknownTool naming the tools it does; arguments that do
+// not fit the tool's schema (not an object, an unknown field, a wrong
+// type, a missing or empty sql, a value out of bounds) are
+// schemas.ErrCodeArguments, with a message the model can act on.
 //
 // Leniency: absent or null arguments are an empty object, and arguments
 // given as a JSON string holding an object (as the OpenAI API sends them)
 // are unwrapped.
-func Decode(c Call) (any, *schemas.ToolError) {
-	d, ok := lookup(c.Name)
+func (s Set) Decode(c Call) (Invocation, *schemas.ToolError) {
+	e, ok := s.find(c.Name)
 	if !ok {
-		return nil, &schemas.ToolError{Code: schemas.ErrCodeUnknownTool, Message: fmt.Sprintf(
-			"unknown tool %q: the tools are %s", c.Name, strings.Join(Names(), ", "))}
+		return Invocation{}, &schemas.ToolError{Code: schemas.ErrCodeUnknownTool, Message: fmt.Sprintf(
+			"unknown tool %q: the tools are %s", c.Name, strings.Join(s.Names(), ", "))}
 	}
-	if sql, ok := soleSQL(c.Arguments); ok {
-		if args, ok := withSQL(d, sql); ok {
-			if te := checkSQL(c.Name, args); te != nil {
-				return nil, te
+	if e.withSQL != nil {
+		if sql, ok := soleSQL(c.Arguments); ok {
+			args := e.withSQL(sql)
+			if te := checkArgs(c.Name, args); te != nil {
+				return Invocation{}, te
 			}
-			return args, nil
+			return Invocation{e: e, Args: args}, nil
 		}
 	}
-	return decodeGeneral(c, d)
+	args, te := decodeGeneral(c, e)
+	if te != nil {
+		return Invocation{}, te
+	}
+	return Invocation{e: e, Args: args}, nil
+}
+
+// find returns the set's tool of that name.
+func (s Set) find(name string) (*entry, bool) {
+	for _, e := range s.all() {
+		if e.name() == name {
+			return e, true
+		}
+	}
+	return nil, false
 }
 
 // decodeGeneral is Decode for any arguments: the object decoded, its keys
 // checked against the tool's schema, then decoded into the struct.
-func decodeGeneral(c Call, d toolDef) (any, *schemas.ToolError) {
+func decodeGeneral(c Call, d *entry) (any, *schemas.ToolError) {
 	obj, body, msg := argsObject(c.Arguments)
 	if msg != "" {
 		return nil, argError("%s: %s", c.Name, msg)
@@ -61,7 +84,7 @@ func decodeGeneral(c Call, d toolDef) (any, *schemas.ToolError) {
 	if err := json.Unmarshal(body, args); err != nil {
 		return nil, argError("%s: arguments do not fit: %v", c.Name, err)
 	}
-	if te := checkSQL(c.Name, args); te != nil {
+	if te := checkArgs(c.Name, args); te != nil {
 		return nil, te
 	}
 	return args, nil
@@ -115,8 +138,8 @@ func checkFields(name string, s *jsonschema.Schema, obj map[string]json.RawMessa
 			return argError("%s does not take the argument %q; its arguments are: %s",
 				name, k, describeProps(s))
 		}
-		if got := jsonKind(obj[k]); got != prop.Type {
-			return argError("%s: the argument %q must be a %s, not %s", name, k, prop.Type, got)
+		if got := jsonKind(obj[k]); got != prop.Type && !(prop.Type == "integer" && isInteger(obj[k])) {
+			return argError("%s: the argument %q must be a%s %s, not %s", name, k, article(prop.Type), prop.Type, got)
 		}
 	}
 	for _, k := range s.Required {
@@ -127,21 +150,24 @@ func checkFields(name string, s *jsonschema.Schema, obj map[string]json.RawMessa
 	return nil
 }
 
-// checkSQL rejects an sql argument that holds no statement.
-func checkSQL(name string, args any) *schemas.ToolError {
-	var sql string
-	switch a := args.(type) {
-	case *ExecuteSQLArgs:
-		sql = a.SQL
-	case *SubmitArgs:
-		sql = a.SQL
-	default:
-		return nil
-	}
-	if sqltext.Empty(sql) {
-		return argError("%s: the argument \"sql\" is empty; give one SQL statement", name)
+// checkArgs rejects arguments whose values are out of their tool's
+// bounds (an sql that holds no statement, an empty query, a limit past
+// its maximum).
+func checkArgs(name string, args any) *schemas.ToolError {
+	if p, ok := args.(problem); ok {
+		if msg := p.problem(); msg != "" {
+			return argError("%s: %s", name, msg)
+		}
 	}
 	return nil
+}
+
+// emptySQL says that an sql argument holds no statement; "" when it does.
+func emptySQL(sql string) string {
+	if sqltext.Empty(sql) {
+		return `the argument "sql" is empty; give one SQL statement`
+	}
+	return ""
 }
 
 // describeProps lists a schema's properties as "sql (string, required)".
@@ -157,6 +183,20 @@ func describeProps(s *jsonschema.Schema) string {
 		parts = append(parts, fmt.Sprintf("%s (%s, %s)", p.Key, p.Value.Type, req))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// isInteger reports whether a JSON number is written as an integer.
+func isInteger(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return jsonKind(raw) == "number" && !bytes.ContainsAny(raw, ".eE")
+}
+
+// article is "n" before a type name that starts with a vowel.
+func article(typ string) string {
+	if strings.HasPrefix(typ, "integer") || strings.HasPrefix(typ, "object") || strings.HasPrefix(typ, "array") {
+		return "n"
+	}
+	return ""
 }
 
 // jsonKind names the JSON type of a valid JSON value as a schema does.

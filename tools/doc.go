@@ -1,8 +1,10 @@
-// Package tools is what the model can do in an episode: the three tools
-// (inspect_schema, execute_sql, submit), their argument structs and the
-// JSON Schemas reflected from them, the decoding of a call's arguments, the
-// parsers of text actions (hermes and tags), and the rendering of every
-// observation the model reads.
+// Package tools is what the model can do in an episode: the registry of
+// tools (inspect_schema, execute_sql and submit, protocol v1's default
+// set, then search_values and describe_column), each one entry with its
+// argument struct and the JSON Schema reflected from it, what it runs and
+// its repeat key; the Set of tools an episode offers; the decoding of a
+// call's arguments, the parsers of text actions (hermes and tags), and
+// the rendering of every observation the model reads.
 //
 // Observations are plain text, compact and deterministic: a result set is a
 // header line and one line per row, with NULL spelled out, floats in their
@@ -18,5 +20,5 @@
 //
 // The package imports env, env/sqltext, schemas and invopop/jsonschema; it
 // never opens a database itself: the Runner runs tools against an env.DB it
-// is handed.
+// is handed, and search_values asks the env.ValueSearcher of its Config.
 package tools

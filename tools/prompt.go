@@ -17,14 +17,25 @@ import (
 //
 // The schema is deliberately not in the prompt: the model is told to
 // inspect it (see the package documentation for why).
+//
+// The tools described are protocol v1's default set; PromptTools
+// describes another.
 func Prompt(task *env.Task, dialect env.Dialect, format string, maxTurns int) []schemas.Message {
+	return PromptTools(task, dialect, format, maxTurns, DefaultSet())
+}
+
+// PromptTools is Prompt for an episode that offers the tools of set: the
+// hermes instructions name each of them, and the tags format (whose two
+// tags call execute_sql and submit) leaves out <sql> when execute_sql is
+// not offered.
+func PromptTools(task *env.Task, dialect env.Dialect, format string, maxTurns int, set Set) []schemas.Message {
 	var b strings.Builder
 	fmt.Fprintf(&b, "You answer questions about a database by writing %s SQL. ", dialect.Title())
 	b.WriteString("You work in turns: in each turn you take one action and its result comes back to you.\n\n")
 	if format == schemas.FormatTags {
-		b.WriteString(tagsInstructions(dialect))
+		b.WriteString(tagsInstructions(dialect, set))
 	} else {
-		b.WriteString(hermesInstructions())
+		b.WriteString(hermesInstructions(set))
 	}
 	b.WriteString("\n\nRules:\n")
 	b.WriteString("- One SQL statement per action, read-only (SELECT, or WITH ... SELECT). Statements that write are refused, and so are several statements separated by semicolons.\n")
@@ -40,22 +51,56 @@ func Prompt(task *env.Task, dialect env.Dialect, format string, maxTurns int) []
 	}
 }
 
-func hermesInstructions() string {
-	return `You do not see the database schema yet: start with inspect_schema to list the tables and their columns, then inspect single tables for their keys and sample rows. Use execute_sql to look at the data and to test your query. When you are sure, submit your final query: it is run and compared with the expected answer, and the episode ends.
-
-Tools:
-- inspect_schema {"table": string, optional}: without a table, every table with its columns and types; with a table, its columns, keys, foreign keys and a few sample rows.
-- execute_sql {"sql": string}: runs one statement and shows the first rows of its result, or the error.
-- submit {"sql": string}: submits your final query and ends the episode.
-
+func hermesInstructions(set Set) string {
+	var b strings.Builder
+	b.WriteString(hermesGuide(set))
+	b.WriteString("\n\nTools:\n")
+	for _, e := range set.all() {
+		b.WriteString("- " + e.prompt + "\n")
+	}
+	example := `{"name": "execute_sql", "arguments": {"sql": "SELECT count(*) FROM singer"}}`
+	if !set.Has(schemas.ToolExecuteSQL) {
+		example = `{"name": "submit", "arguments": {"sql": "SELECT count(*) FROM singer"}}`
+	}
+	b.WriteString(`
 To call a tool, write one call in this form, after any reasoning:
 <tool_call>
-{"name": "execute_sql", "arguments": {"sql": "SELECT count(*) FROM singer"}}
+` + example + `
 </tool_call>
-The arguments are a JSON object: escape double quotes and line breaks inside strings as JSON requires. Make one call per reply; only the first call in a reply runs, and a reply with no call wastes the turn.`
+The arguments are a JSON object: escape double quotes and line breaks inside strings as JSON requires. Make one call per reply; only the first call in a reply runs, and a reply with no call wastes the turn.`)
+	return b.String()
 }
 
-func tagsInstructions(dialect env.Dialect) string {
+// hermesGuide is the hermes prompt's paragraph on how to use the tools
+// offered.
+func hermesGuide(set Set) string {
+	var parts []string
+	switch {
+	case set.Has(schemas.ToolInspectSchema):
+		parts = append(parts, "You do not see the database schema yet: start with inspect_schema to list the tables and their columns, then inspect single tables for their keys and sample rows.")
+	case set.Has(schemas.ToolExecuteSQL):
+		parts = append(parts, "You do not see the database schema yet: explore it with execute_sql first.")
+	}
+	if set.Has(schemas.ToolExecuteSQL) {
+		parts = append(parts, "Use execute_sql to look at the data and to test your query.")
+	}
+	if set.Has(schemas.ToolSearchValues) {
+		parts = append(parts, "Use search_values to find which table and column hold a value the question names, spelled as the database stores it.")
+	}
+	if set.Has(schemas.ToolDescribeColumn) {
+		parts = append(parts, "Use describe_column to see what a column holds: its types, NULLs, distinct and most frequent values.")
+	}
+	parts = append(parts, "When you are sure, submit your final query: it is run and compared with the expected answer, and the episode ends.")
+	return strings.Join(parts, " ")
+}
+
+func tagsInstructions(dialect env.Dialect, set Set) string {
+	if !set.Has(schemas.ToolExecuteSQL) {
+		return `Actions:
+- <solution>SELECT ...</solution> submits your final query: it is run and compared with the expected answer, and the episode ends.
+
+Write one action per reply, after any reasoning; only the first action in a reply runs, and a reply with no action wastes the turn.`
+	}
 	return `Actions:
 - <sql>SELECT ...</sql> runs one statement and shows the first rows of its result, or the error. Use it to explore the database and to test your query.
 - <solution>SELECT ...</solution> submits your final query: it is run and compared with the expected answer, and the episode ends.

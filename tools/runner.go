@@ -21,6 +21,9 @@ type Config struct {
 	// SchemaCacheBytes bounds the inspect_schema text kept per immutable
 	// database (default DefaultSchemaCacheBytes); negative keeps none.
 	SchemaCacheBytes int
+	// Values answers search_values; nil makes every search_values call
+	// an unavailable error.
+	Values env.ValueSearcher
 }
 
 // Defaults of Config.
@@ -101,6 +104,9 @@ type Result struct {
 	Info *schemas.ResultInfo
 	// Rows is the raw result, for the caller; nil on error.
 	Rows *env.ResultSet
+	// Submitted is the SQL of a call that ends the episode (submit): the
+	// caller scores it; nothing else is set.
+	Submitted *string
 }
 
 // Execute runs execute_sql: one statement under the runner's limits. A
@@ -163,6 +169,10 @@ func ErrorCode(qe *env.QueryError) string {
 		return schemas.ErrCodeTooLarge
 	case errors.Is(qe, env.ErrNoSuchTable):
 		return schemas.ErrCodeNoSuchTable
+	case errors.Is(qe, env.ErrNoSuchColumn):
+		return schemas.ErrCodeNoSuchColumn
+	case errors.Is(qe, env.ErrUnavailable):
+		return schemas.ErrCodeUnavailable
 	}
 	return schemas.ErrCodeSQL
 }

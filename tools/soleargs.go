@@ -77,17 +77,3 @@ func skipSpace(raw []byte, i int) int {
 	}
 	return i
 }
-
-// withSQL returns the tool's argument struct holding sql, when the tool
-// takes exactly one argument, sql.
-func withSQL(d toolDef, sql string) (any, bool) {
-	switch a := d.newArgs().(type) {
-	case *ExecuteSQLArgs:
-		a.SQL = sql
-		return a, true
-	case *SubmitArgs:
-		a.SQL = sql
-		return a, true
-	}
-	return nil, false
-}

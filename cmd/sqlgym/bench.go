@@ -198,7 +198,7 @@ func benchRemote(ctx context.Context, f *benchFlags) (*bench.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	catalog, runner, _ := f.stack.engines()
+	catalog, runner, _ := f.stack.engines(nil)
 	defer catalog.Close()
 	f.wireTasks(&cfg, dss[0], catalog, runner)
 	return bench.Run(ctx, cfg)

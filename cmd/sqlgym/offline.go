@@ -11,7 +11,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/valueindex"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/tools"
@@ -31,6 +34,7 @@ func registerOffline(fs *flag.FlagSet, s *stackFlags) {
 	fs.IntVar(&s.rowLimit, "row-limit", 50, "rows of a result shown to the model (as serve ran)")
 	bytesVar(fs, &s.observationBytes, "observation-bytes", 8192, "largest observation text shown to the model (as serve ran)")
 	s.registerDBPool(fs)
+	s.tools.index.register(fs)
 	s.maxTurns = 8 // episodes carry their own turn budget
 }
 
@@ -43,6 +47,7 @@ type offline struct {
 	judge    *judge.Judge
 	reader   trajlog.Reader
 	closer   io.Closer
+	values   *valueindex.Store // answers the search_values steps replayed
 }
 
 func buildOffline(ctx context.Context, s *stackFlags) (*offline, error) {
@@ -57,13 +62,22 @@ func buildOffline(ctx context.Context, s *stackFlags) (*offline, error) {
 	if err != nil {
 		return nil, err
 	}
-	off := &offline{datasets: dss, reader: rd, closer: closer}
-	off.catalog, off.runner, off.judge = s.engines()
+	if err := s.tools.index.check(); err != nil {
+		closer.Close()
+		return nil, err
+	}
+	values, err := s.tools.index.open(s.dataDir, zap.NewNop())
+	if err != nil {
+		closer.Close()
+		return nil, err
+	}
+	off := &offline{datasets: dss, reader: rd, closer: closer, values: values}
+	off.catalog, off.runner, off.judge = s.engines(values)
 	return off, nil
 }
 
 func (o *offline) close() error {
-	return errors.Join(o.closer.Close(), o.catalog.Close())
+	return errors.Join(o.closer.Close(), o.values.Close(), o.catalog.Close())
 }
 
 // writeFile writes path through write, whole or not at all: into a

@@ -88,7 +88,7 @@ func (f *reportFlags) reportOptions(ctx context.Context) (report.Options, func()
 	if err != nil {
 		return o, nil, err
 	}
-	cat, _, _ := f.stack.engines()
+	cat, _, _ := f.stack.engines(nil)
 	o.Voter = &rollout.Voter{Catalog: cat, Datasets: dss}
 	return o, func() { cat.Close() }, nil
 }

@@ -84,7 +84,7 @@ func (rs *rolloutSetup) remote(ctx context.Context, f *rolloutFlags, log *zap.Lo
 	if rs.datasets, err = s.loadDatasets(ctx); err != nil {
 		return err
 	}
-	rs.catalog, rs.runner, _ = s.engines()
+	rs.catalog, rs.runner, _ = s.engines(nil) // no value index: rollout offers the default tools
 	rs.closers = append(rs.closers, rs.catalog)
 	rd, closer, err := openTrajectoryReader(ctx, s.trajectories, s.dataDir)
 	if err != nil {

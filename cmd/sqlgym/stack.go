@@ -13,6 +13,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"
+	"github.com/sqlgym/sqlgym/env/valueindex"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/examples/demo"
 	"github.com/sqlgym/sqlgym/reward"
@@ -40,6 +41,7 @@ type stackFlags struct {
 	durability       durabilityFlags
 	schemaCacheBytes int
 	engine           engineFlags
+	tools            toolFlags
 }
 
 func (s *stackFlags) register(fs *flag.FlagSet) {
@@ -58,6 +60,7 @@ func (s *stackFlags) register(fs *flag.FlagSet) {
 	s.dbCheck.register(fs)
 	s.registerDBPool(fs)
 	s.durability.register(fs)
+	s.tools.register(fs)
 }
 
 // registerDBPool registers the bounds of the databases' connections.
@@ -93,6 +96,7 @@ type stack struct {
 	judge    *judge.Judge
 	spec     schemas.RewardSpec
 	recorder trajlog.Writer
+	values   *valueindex.Store // nil when no dataset offers search_values
 }
 
 func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error) {
@@ -100,6 +104,9 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error)
 		return nil, err
 	}
 	if err := s.durability.check(); err != nil {
+		return nil, err
+	}
+	if err := s.tools.parse(); err != nil {
 		return nil, err
 	}
 	st := &stack{spec: schemas.DefaultRewardSpec()}
@@ -116,21 +123,37 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error)
 	for _, ds := range st.datasets {
 		log.Info("dataset loaded", zap.String("name", ds.Name), zap.Int("tasks", len(ds.Tasks)), zap.Int("databases", len(ds.DBs)))
 	}
-	st.catalog, st.runner, st.judge = s.engines()
+	if s.tools.searches() {
+		if st.values, err = s.tools.index.open(s.dataDir, log); err != nil {
+			return nil, err
+		}
+	}
+	st.catalog, st.runner, st.judge = s.engines(searcher(st.values))
 	if err := s.dbCheck.verify(ctx, st.catalog, st.datasets, log); err != nil {
-		st.catalog.Close()
+		st.closeEngines(log)
 		return nil, err
 	}
 	if st.recorder, err = openTrajectoryWriter(ctx, s.trajectories, s.dataDir, s.durability, log); err != nil {
-		st.catalog.Close()
+		st.closeEngines(log)
 		return nil, err
+	}
+	if st.values != nil {
+		s.tools.warm(st.values, st.datasets, st.catalog)
 	}
 	return st, nil
 }
 
+// searcher is the store as the runner takes it: nil when there is none.
+func searcher(store *valueindex.Store) env.ValueSearcher {
+	if store == nil {
+		return nil
+	}
+	return store
+}
+
 // engines are what run a step's SQL within the flags' bounds: the
 // databases' catalog, the tools' runner and the submissions' judge.
-func (s *stackFlags) engines() (*env.Catalog, *tools.Runner, *judge.Judge) {
+func (s *stackFlags) engines(values env.ValueSearcher) (*env.Catalog, *tools.Runner, *judge.Judge) {
 	eng := sqlite.New(sqlite.Config{MaxConns: s.dbConns, MaxRunning: s.dbRunning, DefaultTimeout: s.queryTimeout})
 	cacheBytes := s.schemaCacheBytes
 	if cacheBytes == 0 {
@@ -138,7 +161,7 @@ func (s *stackFlags) engines() (*env.Catalog, *tools.Runner, *judge.Judge) {
 	}
 	return env.NewCatalog(eng, s.engine.postgres(s.queryTimeout)),
 		tools.NewRunner(tools.Config{RowLimit: s.rowLimit, ObservationBytes: s.observationBytes, QueryTimeout: s.queryTimeout,
-			SchemaCacheBytes: cacheBytes}),
+			SchemaCacheBytes: cacheBytes, Values: values}),
 		judge.New(judge.Config{PredTimeout: s.submitTimeout, GoldTimeout: s.goldTimeout})
 }
 
@@ -167,7 +190,20 @@ func (s *stackFlags) loadDatasets(ctx context.Context) ([]*env.Dataset, error) {
 }
 
 func (st *stack) close(log *zap.Logger) {
-	if err := errors.Join(st.recorder.Close(), st.catalog.Close()); err != nil {
+	if err := st.recorder.Close(); err != nil {
+		log.Error("close", zap.Error(err))
+	}
+	st.closeEngines(log)
+}
+
+// closeEngines stops the value index's builds, then closes the databases
+// they read.
+func (st *stack) closeEngines(log *zap.Logger) {
+	var err error
+	if st.values != nil {
+		err = st.values.Close()
+	}
+	if err = errors.Join(err, st.catalog.Close()); err != nil {
 		log.Error("close", zap.Error(err))
 	}
 }

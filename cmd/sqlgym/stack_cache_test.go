@@ -23,7 +23,7 @@ func TestStackFlagsSchemaCache(t *testing.T) {
 		if err := s.check(); err != nil {
 			t.Fatalf("%v: %v", tt.args, err)
 		}
-		catalog, runner, _ := s.engines()
+		catalog, runner, _ := s.engines(nil)
 		catalog.Close()
 		if got := runner.Config().SchemaCacheBytes; got != tt.want {
 			t.Errorf("%v: runner keeps %d bytes per database, want %d", tt.args, got, tt.want)

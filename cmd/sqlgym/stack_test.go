@@ -54,7 +54,7 @@ func TestStackFlagsDBPoolReachTheEngine(t *testing.T) {
 		{"--db-running", "1 statements at once"},
 	} {
 		t.Run(tt.flag, func(t *testing.T) {
-			catalog, runner, _ := parseStack(t, tt.flag, "1", "--query-timeout", "50ms").engines()
+			catalog, runner, _ := parseStack(t, tt.flag, "1", "--query-timeout", "50ms").engines(nil)
 			defer catalog.Close()
 			db, err := catalog.DB(context.Background(), ds, "one")
 			if err != nil {

@@ -72,7 +72,7 @@ func Pairs(group []*trajlog.Record, o ChatOptions, max int) []DPOExample {
 			continue
 		}
 		out = append(out, DPOExample{Prompt: Prompt(ranked[i]), Chosen: chosen, Rejected: rejected,
-			Tools: tools.Definitions()})
+			Tools: tools.Recorded(ranked[i].Tools).Definitions()})
 	}
 	return out
 }

@@ -61,7 +61,7 @@ type ChatOptions struct {
 // SFT turns an episode into a chat: the prompt's system and user
 // messages, then the Completion.
 func SFT(rec *trajlog.Record, o ChatOptions) SFTExample {
-	return SFTExample{Messages: append(Prompt(rec), Completion(rec, o)...), Tools: tools.Definitions()}
+	return SFTExample{Messages: append(Prompt(rec), Completion(rec, o)...), Tools: tools.Recorded(rec.Tools).Definitions()}
 }
 
 // Prompt is the episode's prompt as chat messages.

@@ -78,7 +78,7 @@ type Replayer struct {
 func New(cfg Config) (*Replayer, error) {
 	mgr, err := episodes.New(episodes.Config{
 		Datasets: cfg.Datasets, Catalog: cfg.Catalog, Runner: cfg.Runner, Judge: cfg.Judge,
-		Reward: schemas.DefaultRewardSpec(), Version: "replay",
+		Reward: schemas.DefaultRewardSpec(), Version: "replay", Tools: tools.AllSet(), // each episode asks for its own
 		MaxTurnsLimit: 1 << 20, MaxEpisodes: 1 << 20, IdleTimeout: 24 * time.Hour,
 	})
 	if err != nil {
@@ -95,7 +95,7 @@ func (r *Replayer) Episode(ctx context.Context, rec *trajlog.Record) *Result {
 		return res.unverifiable("reward spec: %v", err)
 	}
 	reset, err := r.mgr.Reset(ctx, schemas.ResetParams{TaskID: rec.Task.TaskID, MaxTurns: new(rec.MaxTurns),
-		ActionFormat: rec.ActionFormat, Reward: spec})
+		ActionFormat: rec.ActionFormat, Reward: spec, Tools: tools.Recorded(rec.Tools).Names()})
 	if err != nil {
 		return res.unverifiable("reset: %s", resetProblem(err))
 	}

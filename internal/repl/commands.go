@@ -12,10 +12,15 @@ import (
 // help is what .help prints.
 const help = `SQL ending in ;          run execute_sql in the current episode (may span lines)
 .tasks [dataset] [n]     list the first n tasks (10) of a dataset (the default one)
-.reset [task_id | dataset] [--seed N] [--format hermes|tags]
+.reset [task_id | dataset] [--seed N] [--format hermes|tags] [--tools NAME,NAME]
                          start an episode: a task by id, or one drawn from a dataset
-                         (by seed, else at random); an episode still live is closed
+                         (by seed, else at random), offering the tools named (default:
+                         the dataset's); an episode still live is closed
 .schema [table]          run inspect_schema: every table, or one with keys and samples
+.search PHRASE [--table T] [--column C] [--limit N]
+                         run search_values: where the database stores a value like PHRASE
+.describe TABLE COLUMN   run describe_column: the column's types, NULLs, distinct and
+                         most frequent values (TABLE.COLUMN works too)
 .submit SQL              submit the final answer: scores it and ends the episode
 .text                    send a raw model completion, ended by a line .end, and show
                          how the server parsed it (the episode's action format)
@@ -106,6 +111,10 @@ func (s *session) exec(ctx context.Context, cmd string) (quit bool) {
 		s.resetCmd(ctx, args)
 	case ".schema":
 		s.schema(ctx, args)
+	case ".search":
+		s.search(ctx, args)
+	case ".describe":
+		s.describe(ctx, args)
 	case ".submit":
 		s.submit(ctx, rest)
 	case ".text":

@@ -42,6 +42,13 @@ type testServer struct {
 // rowLimit 0 keeps the default of 50.
 func startServer(t *testing.T, rowLimit int) *testServer {
 	t.Helper()
+	return startServerWith(t, rowLimit, nil)
+}
+
+// startServerWith is startServer with the episode manager's config
+// changed by change (nil: as it is).
+func startServerWith(t *testing.T, rowLimit int, change func(cfg *episodes.Config, dir string)) *testServer {
+	t.Helper()
 	if rowLimit == 0 {
 		rowLimit = 50
 	}
@@ -57,12 +64,16 @@ func startServer(t *testing.T, rowLimit int) *testServer {
 	catalog := env.NewCatalog(sqlite.New(sqlite.Config{}))
 	t.Cleanup(func() { rec.Close(); catalog.Close() }) // after the server has stopped
 	limits := schemas.Limits{RowLimit: rowLimit, ObservationBytes: 8192, QueryTimeoutMS: 5000, GoldTimeoutMS: 30000}
-	srv := testserver.Start(t, episodes.Config{
+	cfg := episodes.Config{
 		Datasets: []*env.Dataset{ds}, Catalog: catalog, Recorder: rec, Version: "test",
 		Runner: tools.NewRunner(tools.Config{RowLimit: rowLimit, ObservationBytes: 8192, QueryTimeout: 5 * time.Second}),
 		Judge:  judge.New(judge.Config{PredTimeout: 30 * time.Second, GoldTimeout: 30 * time.Second}),
 		Reward: schemas.DefaultRewardSpec(), MaxTurns: 8,
-	}, testserver.Options{Limits: limits})
+	}
+	if change != nil {
+		change(&cfg, dir)
+	}
+	srv := testserver.Start(t, cfg, testserver.Options{Limits: limits})
 	t.Cleanup(func() {
 		srv.Stop()
 		srv.Manager.Shutdown(context.Background()) // records the episodes left live

@@ -48,6 +48,7 @@ type resetArgs struct {
 	target string // a task id or a dataset name
 	seed   *int64
 	format string
+	tools  []string
 }
 
 // parseReset reads .reset [task_id | dataset] [--seed N] [--format F];
@@ -79,6 +80,8 @@ func parseReset(args []string) (resetArgs, error) {
 			r.seed = &n
 		case "--format":
 			r.format = value
+		case "--tools":
+			r.tools = strings.Split(value, ",")
 		default:
 			return r, fmt.Errorf("unknown flag %s", name)
 		}
@@ -92,10 +95,10 @@ func (s *session) resetCmd(ctx context.Context, args []string) {
 	a, err := parseReset(args)
 	if err != nil {
 		s.out.errorf(".reset: %v", err)
-		s.out.errorf("usage: .reset [task_id | dataset] [--seed N] [--format hermes|tags]")
+		s.out.errorf("usage: .reset [task_id | dataset] [--seed N] [--format hermes|tags] [--tools NAME,NAME]")
 		return
 	}
-	p := schemas.ResetParams{Seed: a.seed, ActionFormat: a.format}
+	p := schemas.ResetParams{Seed: a.seed, ActionFormat: a.format, Tools: a.tools}
 	if s.isDataset(a.target) {
 		p.Dataset = a.target
 	} else {

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/valueindex"
+	"github.com/sqlgym/sqlgym/schemas"
+	"github.com/sqlgym/sqlgym/tools"
+)
+
+// toolFlags choose the tools a server offers and bound search_values's
+// value index.
+type toolFlags struct {
+	names        string
+	datasetTools listFlag
+	index        indexFlags
+	// Set by parse.
+	set      tools.Set
+	datasets map[string]tools.Set
+}
+
+// indexFlags bound the value index; replay and rescore take them too, to
+// answer search_values as the server did.
+type indexFlags struct {
+	dir          string
+	build        string
+	maxChars     int
+	maxDistinct  int
+	maxValues    int
+	buildTimeout time.Duration
+}
+
+func (t *toolFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&t.names, "tools", strings.Join(tools.DefaultNames(), ","),
+		"tools the server offers, `NAME,NAME,...` of "+strings.Join(tools.Names(), ", ")+" (submit is always added)")
+	fs.Var(&t.datasetTools, "dataset-tools", "tools of one dataset, `NAME=TOOL,TOOL,...`, a subset of --tools (repeatable; default: --tools)")
+	t.index.register(fs)
+	fs.StringVar(&t.index.build, "value-index-build", "startup",
+		"when search_values's index of each database is built or checked: startup (in the background, a log line per database) or lazy (at its first search)")
+}
+
+func (x *indexFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&x.dir, "value-index-dir", "", "where search_values's index files are kept (empty: DATA-DIR/value-index)")
+	fs.IntVar(&x.maxChars, "value-index-max-chars", valueindex.DefaultMaxValueChars, "longest text value indexed for search_values, in characters")
+	fs.IntVar(&x.maxDistinct, "value-index-max-distinct", valueindex.DefaultMaxDistinct,
+		"distinct values indexed per column; a column with more keeps its most frequent (search_values says so)")
+	fs.IntVar(&x.maxValues, "value-index-max-values", valueindex.DefaultMaxValues, "values indexed per database; columns past it are left out (search_values says so)")
+	fs.DurationVar(&x.buildTimeout, "value-index-build-timeout", valueindex.DefaultBuildTimeout, "time limit of building one database's value index")
+}
+
+// parse reads --tools and --dataset-tools.
+func (t *toolFlags) parse() error {
+	set, err := tools.NewSet(strings.Split(t.names, ","))
+	if err != nil {
+		return usageError{fmt.Sprintf("--tools: %v", err)}
+	}
+	t.set, t.datasets = set, map[string]tools.Set{}
+	for _, v := range t.datasetTools.values {
+		name, list, ok := strings.Cut(v, "=")
+		if !ok || name == "" {
+			return usageError{fmt.Sprintf("--dataset-tools %q: want NAME=TOOL,TOOL,...", v)}
+		}
+		if _, dup := t.datasets[name]; dup {
+			return usageError{fmt.Sprintf("--dataset-tools %s given twice", name)}
+		}
+		if t.datasets[name], err = set.Subset(strings.Split(list, ",")); err != nil {
+			return usageError{fmt.Sprintf("--dataset-tools %s: %v (of --tools)", name, err)}
+		}
+	}
+	if t.index.build != "startup" && t.index.build != "lazy" {
+		return usageError{fmt.Sprintf("--value-index-build must be startup or lazy, got %q", t.index.build)}
+	}
+	return t.index.check()
+}
+
+func (x *indexFlags) check() error {
+	if x.maxChars < 1 || x.maxDistinct < 1 || x.maxValues < 1 || x.buildTimeout <= 0 {
+		return usageError{"--value-index-max-chars, --value-index-max-distinct, --value-index-max-values and --value-index-build-timeout must be positive"}
+	}
+	return nil
+}
+
+// searches reports whether any dataset offers search_values.
+func (t *toolFlags) searches() bool {
+	if t.set.Has(schemas.ToolSearchValues) {
+		return true
+	}
+	for _, s := range t.datasets {
+		if s.Has(schemas.ToolSearchValues) {
+			return true
+		}
+	}
+	return false
+}
+
+// open returns the value index store under dataDir, logging each
+// database's index as it is ready.
+func (x *indexFlags) open(dataDir string, log *zap.Logger) (*valueindex.Store, error) {
+	dir := x.dir
+	if dir == "" {
+		dir = filepath.Join(dataDir, "value-index")
+	}
+	return valueindex.New(valueindex.Config{
+		Dir: dir, MaxValueChars: x.maxChars, MaxDistinct: x.maxDistinct, MaxValues: x.maxValues,
+		BuildTimeout: x.buildTimeout, Progress: logProgress(log),
+	})
+}
+
+// logProgress is the log line of each database's value index.
+func logProgress(log *zap.Logger) func(valueindex.Progress) {
+	return func(p valueindex.Progress) {
+		fields := []zap.Field{zap.String("dataset", p.Dataset), zap.String("db_id", p.DBID),
+			zap.Int64("values", p.Values), zap.Bool("reused", p.Reused), zap.Duration("elapsed", p.Elapsed), zap.String("file", p.Path)}
+		if p.Err != nil {
+			log.Error("value index failed", append(fields, zap.Error(p.Err))...)
+			return
+		}
+		log.Info("value index ready", fields...)
+	}
+}
+
+// warm starts building the value index of every database that offers
+// search_values, when --value-index-build is startup.
+func (t *toolFlags) warm(store *valueindex.Store, datasets []*env.Dataset, catalog *env.Catalog) {
+	if t.index.build != "startup" {
+		return
+	}
+	var searched []*env.Dataset
+	for _, ds := range datasets {
+		set, ok := t.datasets[ds.Name]
+		if !ok {
+			set = t.set
+		}
+		if set.Has(schemas.ToolSearchValues) {
+			searched = append(searched, ds)
+		}
+	}
+	store.Warm(searched, func(ctx context.Context, ds *env.Dataset, dbID string) (env.DB, error) {
+		return catalog.DB(ctx, ds, dbID)
+	})
+}

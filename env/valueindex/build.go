@@ -1,0 +1,274 @@
+package valueindex
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sqlgym/sqlgym/env"
+)
+
+// schemaSQL makes an index file's tables: its identity, every column of
+// the database (indexed or not, so narrowing can tell a wrong name), the
+// values, and the two full-text indexes over them (contentless: the
+// values table holds the text, the indexes only its words and trigrams).
+const schemaSQL = `
+CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
+CREATE TABLE cols(id INTEGER PRIMARY KEY, tbl TEXT NOT NULL, col TEXT NOT NULL,
+  sampled INTEGER NOT NULL, long_skipped INTEGER NOT NULL);
+CREATE TABLE vals(id INTEGER PRIMARY KEY, col_id INTEGER NOT NULL, value TEXT NOT NULL, nrows INTEGER NOT NULL);
+CREATE VIRTUAL TABLE words USING fts4(content="", body, tokenize=simple);
+CREATE VIRTUAL TABLE grams USING fts4(content="", body, tokenize=simple);
+CREATE VIRTUAL TABLE words_terms USING fts4aux(words);
+CREATE TABLE vocab(word TEXT PRIMARY KEY, len INTEGER NOT NULL, docs INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX vocab_len ON vocab(len);
+`
+
+// vocabSQL fills the vocabulary, which the typo pass of a search reads,
+// from the words' index once it holds every value.
+const vocabSQL = `INSERT INTO vocab(word, len, docs)
+SELECT term, length(term), documents FROM words_terms WHERE col = '*'`
+
+// builder writes one database's index.
+type builder struct {
+	cfg      Config
+	db       env.DB
+	dialect  env.Dialect
+	tx       *sql.Tx
+	deadline time.Time
+	nextCol  int64
+	nextVal  int64
+	capped   bool
+}
+
+// build writes the index of db, whose identity is id, to path: into a
+// temporary file first, which is synced and renamed over path.
+func build(ctx context.Context, db env.DB, dialect env.Dialect, id identity, path string, cfg Config) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("value index: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("value index: %w", err)
+	}
+	tmpPath := tmp.Name()
+	tmp.Close()
+	defer os.Remove(tmpPath) // a no-op once renamed
+	if err := fill(ctx, db, dialect, id, tmpPath, cfg); err != nil {
+		return err
+	}
+	if err := syncFile(tmpPath); err != nil {
+		return err
+	}
+	if err := os.Rename(tmpPath, path); err != nil {
+		return fmt.Errorf("value index: %w", err)
+	}
+	return syncFile(filepath.Dir(path))
+}
+
+// fill writes the index into the (empty) file at path.
+func fill(ctx context.Context, db env.DB, dialect env.Dialect, id identity, path string, cfg Config) error {
+	out, err := sql.Open("sqlite3", writeURI(path))
+	if err != nil {
+		return fmt.Errorf("value index: %w", err)
+	}
+	defer out.Close()
+	out.SetMaxOpenConns(1)
+	if _, err := out.ExecContext(ctx, schemaSQL); err != nil {
+		return fmt.Errorf("value index: create: %w", err)
+	}
+	tx, err := out.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("value index: %w", err)
+	}
+	defer tx.Rollback()
+	deadline, _ := ctx.Deadline()
+	b := &builder{cfg: cfg, db: db, dialect: dialect, tx: tx, deadline: deadline}
+	if err := b.tables(ctx); err != nil {
+		return err
+	}
+	id = copyIdentity(id)
+	id["values"] = strconv.FormatInt(b.nextVal, 10)
+	id["capped"] = strconv.FormatBool(b.capped)
+	for k, v := range id {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO meta(k, v) VALUES (?, ?)", k, v); err != nil {
+			return fmt.Errorf("value index: meta: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, vocabSQL); err != nil {
+		return fmt.Errorf("value index: vocabulary: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("value index: commit: %w", err)
+	}
+	for _, t := range []string{"words", "grams"} {
+		if _, err := out.ExecContext(ctx, "INSERT INTO "+t+"("+t+") VALUES ('optimize')"); err != nil {
+			return fmt.Errorf("value index: optimize: %w", err)
+		}
+	}
+	return nil
+}
+
+// tables indexes every column of every table, in name order.
+func (b *builder) tables(ctx context.Context) error {
+	tables, err := b.db.Tables(ctx)
+	if err != nil {
+		return fmt.Errorf("value index: list tables: %w", err)
+	}
+	sort.Slice(tables, func(i, j int) bool { return tables[i].Name < tables[j].Name })
+	for _, t := range tables {
+		for _, c := range t.Columns {
+			if err := b.column(ctx, t.Name, c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// column indexes one column's distinct text values, most frequent first,
+// within the bounds; it records the column either way.
+func (b *builder) column(ctx context.Context, table string, c env.Column) error {
+	b.nextCol++
+	colID := b.nextCol
+	var sampled bool
+	var long int64
+	if room := b.cfg.MaxValues - int(b.nextVal); room <= 0 {
+		b.capped = true
+	} else if isText(b.dialect, c.Type) {
+		rs, err := b.read(ctx, table, c.Name, min(room, b.cfg.MaxDistinct))
+		if err != nil {
+			return err
+		}
+		if rs.Truncated && room < b.cfg.MaxDistinct {
+			b.capped = true
+		}
+		sampled = rs.Truncated && !b.capped
+		if long, err = b.insert(ctx, colID, rs); err != nil {
+			return err
+		}
+	}
+	_, err := b.tx.ExecContext(ctx, "INSERT INTO cols(id, tbl, col, sampled, long_skipped) VALUES (?, ?, ?, ?, ?)",
+		colID, table, c.Name, sampled, long)
+	if err != nil {
+		return fmt.Errorf("value index: %w", err)
+	}
+	return nil
+}
+
+// read returns up to n distinct values of a column with their row
+// counts, most frequent first; values over MaxValueChars come back NULL.
+func (b *builder) read(ctx context.Context, table, column string, n int) (*env.ResultSet, error) {
+	c, t := quoted(column), quoted(table)
+	filter := c + " IS NOT NULL"
+	if b.dialect == env.SQLite {
+		filter = "typeof(" + c + ") = 'text'" // SQLite keeps a type per value
+	}
+	q := fmt.Sprintf("SELECT CASE WHEN length(%[1]s) <= %[3]d THEN %[1]s END, count(*) FROM %[2]s WHERE %[4]s GROUP BY %[1]s ORDER BY count(*) DESC, %[1]s",
+		c, t, b.cfg.MaxValueChars, filter)
+	lim := env.Limits{MaxRows: n, MaxCellBytes: 4*b.cfg.MaxValueChars + 4, Timeout: time.Until(b.deadline)}
+	if b.deadline.IsZero() {
+		lim.Timeout = DefaultBuildTimeout
+	}
+	rs, err := b.db.Query(ctx, q, lim)
+	if err != nil {
+		return nil, fmt.Errorf("value index: read %s.%s: %w", table, column, err)
+	}
+	return rs, nil
+}
+
+// insert adds a column's values to the index; it returns how many were
+// too long.
+func (b *builder) insert(ctx context.Context, colID int64, rs *env.ResultSet) (int64, error) {
+	var long int64
+	for _, row := range rs.Rows {
+		v, ok := row[0].(string)
+		if !ok {
+			long++
+			continue
+		}
+		ws := words(v)
+		if len(ws) == 0 {
+			continue
+		}
+		b.nextVal++
+		id := b.nextVal
+		for _, ins := range []struct {
+			sql  string
+			args []any
+		}{
+			{"INSERT INTO vals(id, col_id, value, nrows) VALUES (?, ?, ?, ?)", []any{id, colID, v, count(row[1])}},
+			{"INSERT INTO words(docid, body) VALUES (?, ?)", []any{id, strings.Join(ws, " ")}},
+			{"INSERT INTO grams(docid, body) VALUES (?, ?)", []any{id, strings.Join(grams(ws), " ")}},
+		} {
+			if _, err := b.tx.ExecContext(ctx, ins.sql, ins.args...); err != nil {
+				return 0, fmt.Errorf("value index: insert: %w", err)
+			}
+		}
+	}
+	return long, nil
+}
+
+// isText reports whether a column may hold text: in SQLite any column
+// (values carry their own types, filtered when read), in PostgreSQL the
+// character types.
+func isText(dialect env.Dialect, typ string) bool {
+	if dialect == env.SQLite {
+		return true
+	}
+	t := strings.ToLower(typ)
+	return strings.Contains(t, "char") || strings.Contains(t, "text") || t == "name" || t == "citext"
+}
+
+func count(v any) int64 {
+	switch x := v.(type) {
+	case int64:
+		return x
+	case float64:
+		return int64(x)
+	case string:
+		n, _ := strconv.ParseInt(x, 10, 64)
+		return n
+	}
+	return 0
+}
+
+// quoted writes a name in double quotes, as both dialects read it.
+func quoted(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+
+func copyIdentity(id identity) identity {
+	out := identity{}
+	for k, v := range id {
+		out[k] = v
+	}
+	return out
+}
+
+// syncFile fsyncs a file or a directory.
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("value index: %w", err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("value index: sync: %w", err)
+	}
+	return nil
+}
+
+// sortedIDs are a dataset's db_ids in order.
+func sortedIDs(ds *env.Dataset) []string {
+	ids := make([]string, 0, len(ds.DBs))
+	for id := range ds.DBs {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}

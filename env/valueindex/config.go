@@ -1,0 +1,60 @@
+package valueindex
+
+import "time"
+
+// Defaults of the zero fields of Config.
+const (
+	DefaultMaxValueChars = 200
+	DefaultMaxDistinct   = 20000
+	DefaultMaxValues     = 1_000_000
+	DefaultBuildTimeout  = 10 * time.Minute
+)
+
+// Config configures a Store. Zero bounds take the defaults.
+type Config struct {
+	// Dir holds the index files, one per database; it is created when
+	// missing.
+	Dir string
+	// MaxValueChars: longer values are not indexed (they are counted).
+	MaxValueChars int
+	// MaxDistinct: a column with more distinct values keeps only its
+	// most frequent ones, and is reported as sampled.
+	MaxDistinct int
+	// MaxValues bounds the values indexed per database; columns past it
+	// are left out, and searches say so.
+	MaxValues int
+	// BuildTimeout bounds the build of one database's index.
+	BuildTimeout time.Duration
+	// Progress, when set, is told of each database's index as it is
+	// built or found; it must be safe for concurrent use.
+	Progress func(Progress)
+}
+
+// Progress reports one database's index.
+type Progress struct {
+	Dataset, DBID string
+	Path          string        // the index file
+	Values        int64         // values indexed
+	Reused        bool          // an index built before was found and kept
+	Elapsed       time.Duration // time to build or check it
+	Err           error         // the build failed
+}
+
+func (c Config) withDefaults() Config {
+	if c.MaxValueChars <= 0 {
+		c.MaxValueChars = DefaultMaxValueChars
+	}
+	if c.MaxDistinct <= 0 {
+		c.MaxDistinct = DefaultMaxDistinct
+	}
+	if c.MaxValues <= 0 {
+		c.MaxValues = DefaultMaxValues
+	}
+	if c.BuildTimeout <= 0 {
+		c.BuildTimeout = DefaultBuildTimeout
+	}
+	if c.Progress == nil {
+		c.Progress = func(Progress) {}
+	}
+	return c
+}

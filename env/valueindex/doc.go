@@ -1,0 +1,34 @@
+// Package valueindex finds where a literal value is stored in a database:
+// the search behind search_values. For each database it keeps an index
+// file under a directory of its own (never beside the database, whose
+// files stay read-only and unchanged) holding the distinct text values of
+// every column with their table, column and row count, and two full-text
+// indexes over them: the values' words, and the trigrams of those words,
+// which make a search tolerant of small typos.
+//
+// The index is SQLite's FTS4 (compiled into every build of
+// mattn/go-sqlite3; FTS5 needs a build tag that every go build, go test
+// and go install of the project would have to carry). Words and trigrams
+// are made in Go, after folding case and accents, so the index and the
+// query read text the same way; the ranking is Okapi BM25 (k1 1.2,
+// b 0.75), computed from FTS4's matchinfo, and a value's score is the sum
+// of its word and trigram scores: an exact value outranks a value that
+// shares one word with the query, and a value one typo away still shares
+// most of its trigrams.
+//
+// Values are read through env.DB with plain SELECTs, so every engine is
+// indexed the same way (PostgreSQL's text columns as SQLite's). An index
+// is rebuilt only when its database changes: a file's path, size and
+// modification time, or a connection string, key it; a second start
+// reads the index it finds and writes nothing. Files are written whole to
+// a temporary name, synced and renamed.
+//
+// Bounds (Config): values longer than MaxValueChars are left out and
+// counted, a column with more than MaxDistinct distinct values keeps its
+// most frequent ones and is marked sampled, a database keeps at most
+// MaxValues values, and a build stops at BuildTimeout. Searches report
+// what was left out, so the model is told.
+//
+// The package imports env and mattn/go-sqlite3 (it is, with env/sqlite,
+// a cgo package) and golang.org/x/text for accent folding.
+package valueindex

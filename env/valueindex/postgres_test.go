@@ -1,0 +1,56 @@
+package valueindex
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/postgres"
+	"github.com/sqlgym/sqlgym/internal/pgtest"
+)
+
+// pgScript is a small PostgreSQL schema with text, character and
+// non-text columns.
+const pgScript = `
+CREATE TABLE authors (author_id integer PRIMARY KEY, name text NOT NULL, country varchar(40), born integer);
+INSERT INTO authors VALUES (1, 'Jane Austen', 'United Kingdom', 1775), (2, 'Gabriel García Márquez', 'Colombia', 1927),
+  (3, 'Chinua Achebe', 'Nigeria', 1930), (4, 'Virginia Woolf', 'United Kingdom', 1882);
+CREATE TABLE cities (code char(3) PRIMARY KEY, name text);
+INSERT INTO cities VALUES ('LDS', 'Leeds'), ('HGT', 'Harrogate'), ('1', NULL);
+`
+
+// TestPostgresSearch indexes a PostgreSQL schema through the engine and
+// searches it as the SQLite tests do.
+func TestPostgresSearch(t *testing.T) {
+	base, schema := pgtest.Schema(t, pgScript)
+	ctx := context.Background()
+	if err := postgres.EnsureReader(ctx, pgtest.Conn(t), postgres.DefaultRole, schema); err != nil {
+		t.Fatal(err)
+	}
+	ds := &env.Dataset{Name: "pg", Dialect: env.Postgres, DBs: map[string]string{"lib": postgres.Source(base, schema)}}
+	cat := env.NewCatalog(postgres.New(postgres.Config{}))
+	defer cat.Close()
+	s := newStore(t, t.TempDir(), nil)
+	for _, c := range []struct{ query, want string }{
+		{"jane austin", "authors.name = Jane Austen"},
+		{"Garcia Marquez", "authors.name = Gabriel García Márquez"},
+		{"united kingdom", "authors.country = United Kingdom"},
+		{"Harogate", "cities.name = Harrogate"},
+	} {
+		m := search(t, s, ds, cat, "lib", env.ValueQuery{Query: c.query, Limit: 5})
+		if len(m.Matches) == 0 {
+			t.Errorf("%q: no match", c.query)
+			continue
+		}
+		if got := m.Matches[0].Table + "." + m.Matches[0].Column + " = " + m.Matches[0].Value; got != c.want {
+			t.Errorf("%q: first match %s, want %s", c.query, got, c.want)
+		}
+	}
+	m := search(t, s, ds, cat, "lib", env.ValueQuery{Query: "United Kingdom", Limit: 5})
+	if m.Matches[0].Rows != 2 {
+		t.Errorf("United Kingdom held by %d rows, want 2", m.Matches[0].Rows)
+	}
+	if files := dirFiles(t, s.cfg.Dir); len(files) != 1 {
+		t.Errorf("index files %v, want one", files)
+	}
+}

@@ -1,0 +1,46 @@
+package env
+
+import "context"
+
+// ValueQuery asks where a literal value is stored: the phrase to look for,
+// optionally narrowed to one table and one column, and how many matches
+// to return.
+type ValueQuery struct {
+	Query  string
+	Table  string // "" for every table
+	Column string // "" for every column
+	Limit  int
+}
+
+// ValueMatch is one stored value that matched a ValueQuery, with where it
+// is stored, how many rows hold it, and its rank score (higher is better).
+type ValueMatch struct {
+	Table  string
+	Column string
+	Value  string
+	Rows   int64
+	Score  float64
+}
+
+// ValueMatches is the answer to a ValueQuery: the matches, best first, and
+// what the index left out of the database, which the model is told.
+type ValueMatches struct {
+	Matches []ValueMatch
+	// Sampled are the "table.column" names of the columns whose distinct
+	// values were too many: only the most frequent were indexed.
+	Sampled []string
+	// LongSkipped counts the values left out for being too long.
+	LongSkipped int64
+	// Capped is set when the database held more values than the index
+	// keeps: columns past the cap are not indexed.
+	Capped bool
+}
+
+// ValueSearcher finds stored values of the databases of datasets, by
+// their text. It is safe for concurrent use.
+type ValueSearcher interface {
+	// SearchValues answers q over the database db_id of the dataset,
+	// which is open as db. A table or column that does not exist is a
+	// *QueryError of kind ErrNoSuchTable or ErrNoSuchColumn.
+	SearchValues(ctx context.Context, ds *Dataset, dbID string, db DB, q ValueQuery) (*ValueMatches, error)
+}

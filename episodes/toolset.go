@@ -1,0 +1,49 @@
+package episodes
+
+import (
+	"fmt"
+
+	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/schemas"
+	"github.com/sqlgym/sqlgym/tools"
+)
+
+// checkDatasetTools checks that every dataset's tools are the server's
+// and name a served dataset.
+func checkDatasetTools(cfg Config) error {
+	for name, set := range cfg.DatasetTools {
+		found := false
+		for _, ds := range cfg.Datasets {
+			found = found || ds.Name == name
+		}
+		if !found {
+			return fmt.Errorf("new manager: tools for dataset %q, which is not served", name)
+		}
+		if _, err := cfg.Tools.Subset(set.Names()); err != nil {
+			return fmt.Errorf("new manager: tools of dataset %q: %w (the server offers %v)", name, err, cfg.Tools.Names())
+		}
+	}
+	return nil
+}
+
+// datasetTools are the tools a dataset offers.
+func (m *Manager) datasetTools(ds *env.Dataset) tools.Set {
+	if set, ok := m.cfg.DatasetTools[ds.Name]; ok {
+		return set
+	}
+	return m.cfg.Tools
+}
+
+// episodeTools are the tools a reset asks for: the dataset's, or the
+// subset of them it names.
+func (m *Manager) episodeTools(ds *env.Dataset, names []string) (tools.Set, error) {
+	set := m.datasetTools(ds)
+	if names == nil {
+		return set, nil
+	}
+	sub, err := set.Subset(names)
+	if err != nil {
+		return tools.Set{}, schemas.Errorf(schemas.CodeInvalidParams, "tools: %v (the tools of dataset %s)", err, ds.Name)
+	}
+	return sub, nil
+}

@@ -1,0 +1,79 @@
+package tools
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/sqlite"
+	"github.com/sqlgym/sqlgym/env/valueindex"
+	"github.com/sqlgym/sqlgym/examples/demo"
+	"github.com/sqlgym/sqlgym/schemas"
+)
+
+// demoTarget is the demo's library database with a runner whose
+// search_values reads a real value index.
+func demoTarget(t *testing.T, cfg valueindex.Config) (*Runner, Target) {
+	t.Helper()
+	ctx := context.Background()
+	ds, err := demo.Load(ctx, filepath.Join(t.TempDir(), "demo"), sqlite.Build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Dir = t.TempDir()
+	store, err := valueindex.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	db := openFile(t, ds.DBs["library"])
+	return NewRunner(Config{Values: store}), Target{DB: db, Dialect: env.SQLite, Dataset: ds, DBID: "library"}
+}
+
+func TestSearchValuesGolden(t *testing.T) {
+	r, target := demoTarget(t, valueindex.Config{})
+	ctx := context.Background()
+	res, err := r.SearchValues(ctx, target, &SearchValuesArgs{Query: "Jane Austin", Limit: 3})
+	if err != nil || res.Error != nil {
+		t.Fatalf("%v %+v", err, res.Error)
+	}
+	golden(t, "search_jane_austin", res.Content+"\n")
+	res, err = r.SearchValues(ctx, target, &SearchValuesArgs{Query: "harogate", Table: "members", Column: "city"})
+	if err != nil || res.Error != nil {
+		t.Fatalf("%v %+v", err, res.Error)
+	}
+	if first := strings.Split(res.Content, "\n")[1]; first != "members.city = 'Harrogate' (12 rows)" {
+		t.Errorf("first match %q:\n%s", first, res.Content)
+	}
+}
+
+// TestSearchValuesSaysWhatIsLeftOut checks that the observation tells
+// the model of sampled columns, long values and a capped index.
+func TestSearchValuesSaysWhatIsLeftOut(t *testing.T) {
+	r, target := demoTarget(t, valueindex.Config{MaxDistinct: 3, MaxValueChars: 12, MaxValues: 5})
+	res, err := r.SearchValues(context.Background(), target, &SearchValuesArgs{Query: "Leeds"})
+	if err != nil || res.Error != nil {
+		t.Fatalf("%v %+v", err, res.Error)
+	}
+	for _, want := range []string{"Note: only the most frequent values of authors.name", "very long values are not searched",
+		"some columns are not searched"} {
+		if !strings.Contains(res.Content, want) {
+			t.Errorf("observation lacks %q:\n%s", want, res.Content)
+		}
+	}
+}
+
+func TestSearchValuesErrors(t *testing.T) {
+	r, target := demoTarget(t, valueindex.Config{})
+	ctx := context.Background()
+	res, err := r.SearchValues(ctx, target, &SearchValuesArgs{Query: "x", Table: "nope"})
+	if err != nil || res.Error == nil || res.Error.Code != schemas.ErrCodeNoSuchTable {
+		t.Errorf("unknown table: %v %+v", err, res.Error)
+	}
+	res, err = NewRunner(Config{}).SearchValues(ctx, target, &SearchValuesArgs{Query: "x"})
+	if err != nil || res.Error == nil || res.Error.Code != schemas.ErrCodeUnavailable {
+		t.Errorf("no searcher: %v %+v", err, res.Error)
+	}
+}
