@@ -117,6 +117,12 @@ type ResetResult struct {
 type StepParams struct {
 	EpisodeID string `json:"episode_id" jsonschema:"minLength=1" jsonschema_description:"The episode, as episode.reset returned it."`
 	Action    Action `json:"action" jsonschema_description:"What the model did: a tool call the client parsed, or the model's whole completion."`
+	Usage     *Usage `json:"usage,omitempty" jsonschema_description:"What the model's completion for this step cost, as the client's inference server reported it; recorded with the step and paid by the reward's length term."`
+}
+
+// Usage is the client-reported cost of the completion behind a step.
+type Usage struct {
+	CompletionTokens int `json:"completion_tokens" jsonschema:"minimum=0" jsonschema_description:"Tokens the model generated for this step."`
 }
 
 // Action is what the model did: either a parsed tool call (Tool and

@@ -15,7 +15,7 @@ import (
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/examples/demo"
-	"github.com/sqlgym/sqlgym/reward"
+	"github.com/sqlgym/sqlgym/examples/rewards"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
@@ -46,7 +46,7 @@ func (s *stackFlags) register(fs *flag.FlagSet) {
 	fs.Var(&s.datasets, "dataset", "dataset to serve, `[NAME=]FORMAT:PATH` with FORMAT spider, bird or jsonl (repeatable; default: the embedded demo)")
 	fs.StringVar(&s.dataDir, "data-dir", "./sqlgym-data", "where trajectories (and the demo's databases) are kept")
 	fs.StringVar(&s.trajectories, "trajectories", "", "where episodes are recorded: empty for the log under --data-dir, or a postgres:// URL")
-	fs.StringVar(&s.rewardFile, "reward", "", "reward spec file (JSON, merged over the defaults)")
+	fs.StringVar(&s.rewardFile, "reward", "", "reward spec: a preset `name` (default, binary, retoolsql, arctic-text2sql-r1) or a spec file (JSON, merged over the defaults)")
 	fs.IntVar(&s.maxTurns, "max-turns", 8, "default turn budget of an episode")
 	fs.DurationVar(&s.queryTimeout, "query-timeout", 5*time.Second, "time limit of one execute_sql or inspect_schema call")
 	fs.DurationVar(&s.submitTimeout, "submit-timeout", 30*time.Second, "time limit of a submitted query when it is scored")
@@ -105,7 +105,7 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error)
 	st := &stack{spec: schemas.DefaultRewardSpec()}
 	var err error
 	if s.rewardFile != "" {
-		if st.spec, err = reward.LoadSpec(s.rewardFile); err != nil {
+		if st.spec, err = rewards.Load(s.rewardFile); err != nil {
 			return nil, fmt.Errorf("--reward: %w", err)
 		}
 	}
