@@ -42,6 +42,12 @@ type testServer struct {
 // rowLimit 0 keeps the default of 50.
 func startServer(t *testing.T, rowLimit int) *testServer {
 	t.Helper()
+	return startServerPaying(t, rowLimit, schemas.DefaultRewardSpec())
+}
+
+// startServerPaying is startServer with the server's reward spec.
+func startServerPaying(t *testing.T, rowLimit int, spec schemas.RewardSpec) *testServer {
+	t.Helper()
 	if rowLimit == 0 {
 		rowLimit = 50
 	}
@@ -61,7 +67,7 @@ func startServer(t *testing.T, rowLimit int) *testServer {
 		Datasets: []*env.Dataset{ds}, Catalog: catalog, Recorder: rec, Version: "test",
 		Runner: tools.NewRunner(tools.Config{RowLimit: rowLimit, ObservationBytes: 8192, QueryTimeout: 5 * time.Second}),
 		Judge:  judge.New(judge.Config{PredTimeout: 30 * time.Second, GoldTimeout: 30 * time.Second}),
-		Reward: schemas.DefaultRewardSpec(), MaxTurns: 8,
+		Reward: spec, MaxTurns: 8,
 	}, testserver.Options{Limits: limits})
 	t.Cleanup(func() {
 		srv.Stop()
