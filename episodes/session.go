@@ -17,8 +17,9 @@ type Session struct {
 	id       string
 	task     *env.Task
 	db       env.DB
-	dialect  env.Dialect // the dataset's, which db speaks
-	dbKey    string      // dataset/db_id, the judge's cache key
+	dialect  env.Dialect  // the dataset's, which db speaks
+	dbKey    string       // dataset/db_id, the judge's cache key
+	notes    *env.DBNotes // what the dataset says of the database; nil for nothing
 	maxTurns int
 	format   string
 	spec     schemas.RewardSpec
@@ -40,7 +41,7 @@ type Session struct {
 func newSession(id string, task *env.Task, ds *env.Dataset, db env.DB, spec schemas.RewardSpec,
 	format string, maxTurns int, prompt []schemas.Message, tags json.RawMessage, version string, now time.Time) *Session {
 	s := &Session{
-		id: id, task: task, db: db, dialect: ds.Dialect, dbKey: ds.DBKey(task.DBID),
+		id: id, task: task, db: db, dialect: ds.Dialect, dbKey: ds.DBKey(task.DBID), notes: ds.Notes[task.DBID],
 		maxTurns: maxTurns, format: format, spec: spec, queue: newStepQueue(),
 		ledger: reward.NewLedger(spec), seen: map[string]bool{},
 	}

@@ -122,7 +122,7 @@ func (s *Session) run(ctx context.Context, m *Manager, call tools.Call) (reward.
 	var err error
 	switch a := args.(type) {
 	case *tools.InspectSchemaArgs:
-		eff, err = fromResult(m.cfg.Runner.Inspect(ctx, s.db, s.dialect, a))
+		eff, err = fromResult(m.cfg.Runner.InspectWith(ctx, s.db, s.dialect, s.notes, a))
 	case *tools.ExecuteSQLArgs:
 		eff, err = fromResult(m.cfg.Runner.Execute(ctx, s.db, a))
 	case *tools.SubmitArgs:
