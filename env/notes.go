@@ -125,7 +125,7 @@ type notesFile struct {
 }
 
 // ParseNotes reads a description file in the JSONL datasets' format
-// (docs/datasets.md). Unknown keys are an error, naming the key.
+// (docs/descriptions.md). Unknown keys are an error, naming the key.
 func ParseNotes(raw []byte) (*DBNotes, error) {
 	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(raw, []byte("\ufeff"))))
 	dec.DisallowUnknownFields()

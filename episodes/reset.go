@@ -37,6 +37,9 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 		return nil, m.openFailed(ctx, ds, task, err)
 	}
 	prompt := tools.Prompt(task, ds.Dialect, format, maxTurns)
+	if m.cfg.PromptDescriptions && p.Descriptions == nil || p.Descriptions != nil && *p.Descriptions {
+		prompt = tools.WithNotes(prompt, ds.Notes[task.DBID])
+	}
 	s := newSession(newEpisodeID(), task, ds, db, spec, format, maxTurns, prompt, p.Tags, m.cfg.Version, m.now())
 	if err := m.admit(s); err != nil {
 		return nil, err

@@ -101,6 +101,7 @@ type ResetParams struct {
 	ActionFormat string          `json:"action_format,omitempty" jsonschema_description:"How text actions are parsed; left out means hermes."`
 	Reward       json.RawMessage `json:"reward,omitempty" jsonschema_description:"A partial reward spec, merged over the server's for this episode."`
 	Tags         json.RawMessage `json:"tags,omitempty" jsonschema_description:"Stored verbatim with the trajectory (policy version, group id, sample index, ...)."`
+	Descriptions *bool           `json:"descriptions,omitempty" jsonschema_description:"Puts the column descriptions the dataset ships (BIRD's database_description, tables.json's human names, a JSONL dataset's descriptions file) in the prompt, after the question and its evidence; left out means the server's --prompt-descriptions (off by default)."`
 }
 
 // ResetResult is the result of episode.reset.

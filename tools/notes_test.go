@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -92,4 +93,46 @@ func TestInspectNotesBird(t *testing.T) {
 			t.Errorf("schools lacks %q:\n%s", want, got)
 		}
 	}
+}
+
+// TestWithNotesKeepsEvidence: the descriptions come after the question
+// and its evidence, which keep their place, and are bounded.
+func TestWithNotesKeepsEvidence(t *testing.T) {
+	ds, err := demo.Load(context.Background(), filepath.Join(t.TempDir(), "demo"), sqlite.Build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, _ := ds.Task("demo/library-003")
+	plain := Prompt(task, env.SQLite, "hermes", 8)
+	got := WithNotes(plain, ds.Notes["library"])
+	user, before := got[len(got)-1].Content, plain[len(plain)-1].Content
+	want := before + "\n\nColumn descriptions from the dataset:\n- books: Every title"
+	if !strings.HasPrefix(user, want) || !strings.Contains(before, "External knowledge: A loan that has not been returned") {
+		t.Errorf("user message %q, want it to start %q", user, want)
+	}
+	if !strings.Contains(user, "- loans.return_date: format: ISO date, YYYY-MM-DD; values: NULL while the book is still out") {
+		t.Errorf("user message lacks loans.return_date:\n%s", user)
+	}
+	if got[0] != plain[0] || len(got) != len(plain) {
+		t.Error("WithNotes changed the system message")
+	}
+	if same := WithNotes(plain, nil); same[len(same)-1].Content != before {
+		t.Error("nil notes changed the prompt")
+	}
+	many, err := env.ParseNotes([]byte(`{"tables": {"t": {"columns": {` + manyColumns(2000) + `}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := WithNotes(plain, many)[1].Content
+	if n := len(cut); n > len(before)+PromptNotesBytes || !strings.Contains(cut, "more not shown)") {
+		t.Errorf("prompt grew by %d bytes (bound %d), saying what was cut: %v", n-len(before), PromptNotesBytes, strings.Contains(cut, "more not shown)"))
+	}
+}
+
+func manyColumns(n int) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = `"c` + strconv.Itoa(i) + `": {"description": "a column that the dataset describes at some length"}`
+	}
+	return strings.Join(parts, ",")
 }
