@@ -34,10 +34,14 @@ func (m *Manager) Enqueue(episodeID string) (*StepTicket, error) {
 	return nil, fmt.Errorf("%w: no live episode %q (it may have expired)", ErrNotFound, episodeID)
 }
 
-// Step runs one action once its ticket's turn has come; usage, when the
-// client reported it, is recorded with the step and counted for the
-// reward's length term.
-func (m *Manager) Step(ctx context.Context, st *StepTicket, a schemas.Action, usage *schemas.Usage) (*schemas.StepResult, error) {
+// Step runs one action once its ticket's turn has come.
+func (m *Manager) Step(ctx context.Context, st *StepTicket, a schemas.Action) (*schemas.StepResult, error) {
+	return m.StepWith(ctx, st, a, nil)
+}
+
+// StepWith is Step with the usage the client reported (nil for none),
+// recorded with the step and counted for the reward's length term.
+func (m *Manager) StepWith(ctx context.Context, st *StepTicket, a schemas.Action, usage *schemas.Usage) (*schemas.StepResult, error) {
 	if err := st.t.wait(ctx); err != nil {
 		return nil, err
 	}

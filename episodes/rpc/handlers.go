@@ -65,7 +65,7 @@ func handleStep(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schema
 	if err != nil {
 		return nil, nil, rpcError(err)
 	}
-	return func(ctx context.Context) (any, error) { return d.m.Step(ctx, st, p.Action, p.Usage) }, st.Abandon, nil
+	return func(ctx context.Context) (any, error) { return d.m.StepWith(ctx, st, p.Action, p.Usage) }, st.Abandon, nil
 }
 
 func handleClose(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {
