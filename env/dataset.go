@@ -13,6 +13,11 @@ type Dataset struct {
 	// DBs maps each db_id to where its database is: a file path for
 	// SQLite, a connection string for PostgreSQL.
 	DBs map[string]string
+	// Notes are what the dataset says of each database's tables and
+	// columns, by db_id (BIRD's database_description, tables.json's human
+	// names, a JSONL dataset's descriptions/<db_id>.json); nil or missing
+	// for a database without any.
+	Notes map[string]*DBNotes
 
 	byID map[string]int
 }

@@ -52,6 +52,11 @@ type ResultSet struct {
 	// ReadColumns are the "table.column" pairs the statement read, in lower
 	// case, sorted, without repeats, as the engine reports them.
 	ReadColumns []string
+	// ReadTables are the tables of the database the statement read, in
+	// lower case, sorted, without repeats, as the engine reports them:
+	// those read for their rows alone (SELECT count(*) FROM t) too, and
+	// not the engine's own catalogs (sqlite_*, pg_catalog).
+	ReadTables []string
 }
 
 // Table describes one table.

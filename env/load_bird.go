@@ -67,16 +67,42 @@ func loadBirdFile(name, file string) (*Dataset, []error, error) {
 		dbs.add(fmt.Sprintf("record %d", i), t.DBID, filepath.Join(dir, "dev_databases", t.DBID, t.DBID+".sqlite"))
 		tasks = append(tasks, t)
 	}
+	notes, err := birdDatasetNotes(dir, dbs.paths)
+	if err != nil {
+		return nil, nil, err
+	}
 	if filepath.Base(file) == birdPostgresFile {
 		schemas := map[string]string{}
 		for id := range dbs.paths {
 			schemas[id] = id
 		}
 		ds, err := newDataset(name, Postgres, tasks, schemas)
+		if ds != nil {
+			ds.Notes = notes
+		}
 		return ds, nil, err
 	}
 	ds, err := newSQLiteDataset(name, tasks, dbs.paths)
+	if ds != nil {
+		ds.Notes = notes
+	}
 	return ds, dbs.bad, err
+}
+
+// birdDatasetNotes reads the database_description folder of each
+// database, at dev_databases/<db>/database_description beside the tasks.
+func birdDatasetNotes(dir string, dbs map[string]string) (map[string]*DBNotes, error) {
+	out := map[string]*DBNotes{}
+	for id := range dbs {
+		n, err := birdNotes(filepath.Join(dir, "dev_databases", id))
+		if err != nil {
+			return nil, fmt.Errorf("descriptions of %s: %w", id, err)
+		}
+		if !n.Empty() {
+			out[id] = n
+		}
+	}
+	return out, nil
 }
 
 // birdPostgresFile is BIRD Mini-Dev's task file with PostgreSQL golds.

@@ -71,7 +71,26 @@ func loadJSONL(name, path string) (*Dataset, []error, error) {
 		return nil, nil, fmt.Errorf("jsonl %s: %w", file, err)
 	}
 	ds.Dialect = dialect
+	if ds.Notes, err = jsonlNotes(dir, ds.DBs); err != nil {
+		return nil, nil, fmt.Errorf("jsonl %s: %w", file, err)
+	}
 	return ds, prefixed("jsonl "+file, bad), nil
+}
+
+// jsonlNotes reads descriptions/<db_id>.json beside the tasks file, for
+// each database that has one.
+func jsonlNotes(dir string, dbs map[string]string) (map[string]*DBNotes, error) {
+	out := map[string]*DBNotes{}
+	for id := range dbs {
+		n, err := readNotesFile(filepath.Join(dir, "descriptions", id+".json"))
+		if err != nil {
+			return nil, fmt.Errorf("descriptions: %w", err)
+		}
+		if !n.Empty() {
+			out[id] = n
+		}
+	}
+	return out, nil
 }
 
 // jsonlDBFile finds and checks the database file of one record. A file

@@ -56,7 +56,13 @@ func loadSpiderFile(name, file string) (*Dataset, []error, error) {
 		tasks = append(tasks, t)
 	}
 	ds, err := newSQLiteDataset(name, tasks, dbs.paths)
-	return ds, dbs.bad, err
+	if err != nil {
+		return nil, nil, err
+	}
+	if ds.Notes, err = spiderNotes(filepath.Join(dir, "tables.json")); err != nil {
+		return nil, nil, fmt.Errorf("descriptions: %w", err)
+	}
+	return ds, dbs.bad, nil
 }
 
 func spiderTask(name string, i int, raw json.RawMessage) (Task, error) {

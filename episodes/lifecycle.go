@@ -36,6 +36,12 @@ func (m *Manager) Enqueue(episodeID string) (*StepTicket, error) {
 
 // Step runs one action once its ticket's turn has come.
 func (m *Manager) Step(ctx context.Context, st *StepTicket, a schemas.Action) (*schemas.StepResult, error) {
+	return m.StepWith(ctx, st, a, nil)
+}
+
+// StepWith is Step with the usage the client reported (nil for none),
+// recorded with the step and counted for the reward's length term.
+func (m *Manager) StepWith(ctx context.Context, st *StepTicket, a schemas.Action, usage *schemas.Usage) (*schemas.StepResult, error) {
 	if err := st.t.wait(ctx); err != nil {
 		return nil, err
 	}
@@ -44,7 +50,7 @@ func (m *Manager) Step(ctx context.Context, st *StepTicket, a schemas.Action) (*
 	defer m.metrics.stepsRunning.Dec()
 	defer func() { st.s.lastActive.Store(m.now().UnixNano()) }() // the idle clock runs from the step's end
 	start := m.now()
-	res, traj, err := st.s.step(ctx, m, a)
+	res, traj, err := st.s.step(ctx, m, a, usage)
 	if traj != nil {
 		// The episode ended: it leaves the live set even when a write
 		// failed, and the first failure is the one reported.

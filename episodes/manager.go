@@ -43,13 +43,17 @@ type Config struct {
 	Logger       *zap.Logger    // nil logs nothing
 	Version      string         // server version, stored in every trajectory
 
-	MaxTurns       int           // default turn budget (8)
-	MaxTurnsLimit  int           // largest max_turns a reset may ask for (64)
-	MaxEpisodes    int           // live episodes at once (4096)
-	IdleTimeout    time.Duration // idle time before an episode is abandoned (10m)
-	RecentEpisodes int           // ended episodes remembered, for episode.get and episode.close (10000)
-	RecentBytes    int64         // bytes of ended trajectories kept whole for episode.get (256 MiB)
-	MaxTagsBytes   int           // bytes of a reset's tags (64 KiB)
+	MaxTurns int // default turn budget (8)
+	// PromptDescriptions puts the column descriptions a dataset ships in
+	// the prompt of every episode that does not say otherwise (off: the
+	// prompt is the question and its evidence, as in the benchmarks).
+	PromptDescriptions bool
+	MaxTurnsLimit      int           // largest max_turns a reset may ask for (64)
+	MaxEpisodes        int           // live episodes at once (4096)
+	IdleTimeout        time.Duration // idle time before an episode is abandoned (10m)
+	RecentEpisodes     int           // ended episodes remembered, for episode.get and episode.close (10000)
+	RecentBytes        int64         // bytes of ended trajectories kept whole for episode.get (256 MiB)
+	MaxTagsBytes       int           // bytes of a reset's tags (64 KiB)
 	// TrajectoryStore says where ended episodes are recorded, for the
 	// error of an episode.get whose record is no longer held in memory.
 	TrajectoryStore string

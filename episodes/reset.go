@@ -45,6 +45,9 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 		return nil, err
 	}
 	prompt := tools.PromptTools(task, ds.Dialect, format, maxTurns, set)
+	if m.cfg.PromptDescriptions && p.Descriptions == nil || p.Descriptions != nil && *p.Descriptions {
+		prompt = tools.WithNotes(prompt, ds.Notes[task.DBID])
+	}
 	s := newSession(newEpisodeID(), task, ds, db, specOf{spec, hash}, format, maxTurns, prompt, p.Tags, m.cfg.Version, m.now())
 	s.tools, s.ds = set, ds
 	if !set.IsDefault() {

@@ -33,9 +33,10 @@ type Session struct {
 	ledger *reward.Ledger
 	seen   map[string]bool // normalized calls made so far, for turn.repeat
 
-	mu    sync.Mutex // guards traj and ended
-	traj  schemas.Trajectory
-	ended bool
+	mu     sync.Mutex // guards traj, ended and tokens
+	traj   schemas.Trajectory
+	ended  bool
+	tokens int // completion tokens the client reported, over the steps so far
 }
 
 // specOf is an episode's reward spec with its reward.Hash.
@@ -72,6 +73,17 @@ func (s *Session) turn() int {
 	return len(s.traj.Steps)
 }
 
+// addTokens counts a step's reported completion tokens and returns the
+// episode's total so far.
+func (s *Session) addTokens(u *schemas.Usage) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if u != nil {
+		s.tokens += u.CompletionTokens
+	}
+	return s.tokens
+}
+
 // isEnded reports whether the episode has ended.
 func (s *Session) isEnded() bool {
 	s.mu.Lock()
@@ -100,7 +112,7 @@ func (s *Session) end(outcome string, now time.Time) *schemas.Trajectory {
 	if s.ended {
 		return nil
 	}
-	s.traj.CloseComponents, _ = s.ledger.Step(reward.TurnNone, &reward.Final{Outcome: outcome})
+	s.traj.CloseComponents, _ = s.ledger.Step(reward.TurnNone, &reward.Final{Outcome: outcome, CompletionTokens: s.tokens})
 	s.traj.TotalReward = s.ledger.Total()
 	return s.endLocked(outcome, now)
 }

@@ -22,7 +22,7 @@ type effect struct {
 // step runs one action of the episode. The caller holds the episode's
 // ticket. It returns the step's reply and, when the step ended the
 // episode, the finished trajectory.
-func (s *Session) step(ctx context.Context, m *Manager, a schemas.Action) (schemas.StepResult, *schemas.Trajectory, error) {
+func (s *Session) step(ctx context.Context, m *Manager, a schemas.Action, usage *schemas.Usage) (schemas.StepResult, *schemas.Trajectory, error) {
 	if s.isEnded() {
 		return schemas.StepResult{}, nil, fmt.Errorf("%w: %s", ErrEnded, s.id)
 	}
@@ -38,6 +38,10 @@ func (s *Session) step(ctx context.Context, m *Manager, a schemas.Action) (schem
 		outcome = schemas.OutcomeNoSubmit
 		eff.final = &reward.Final{Outcome: outcome}
 	}
+	tokens := s.addTokens(usage)
+	if eff.final != nil {
+		eff.final.CompletionTokens = tokens
+	}
 	comps, r := s.ledger.Step(kind, eff.final)
 	left := s.maxTurns - turn
 	content := s.observation(m, &eff, extra, outcome, left)
@@ -51,7 +55,7 @@ func (s *Session) step(ctx context.Context, m *Manager, a schemas.Action) (schem
 	}
 	now := m.now()
 	rec := schemas.StepRecord{
-		Turn: turn, Action: a, Tool: call.Name, Arguments: call.Arguments,
+		Turn: turn, Action: a, Tool: call.Name, Arguments: call.Arguments, Usage: usage,
 		Observation: content, Error: eff.err, ResultMeta: eff.meta, Reward: r,
 		RewardComponents: comps, Outcome: outcome, ElapsedMS: schemas.Milliseconds(now.Sub(start)), At: now,
 	}
@@ -147,15 +151,16 @@ func (s *Session) submit(ctx context.Context, m *Manager, sql string) (effect, e
 		eff.meta = tools.Meta(v.Pred)
 	}
 	eff.content = tools.SubmitText(v.Outcome, msg)
+	if v.Outcome == schemas.OutcomeCorrect && v.NoTableRead && s.spec.Final.RequiresTableRead {
+		eff.content = tools.NoTableReadText
+	}
 	return eff, nil
 }
 
 // finalOf turns the judge's verdict into the facts the ledger pays for.
 func finalOf(v judge.Verdict) *reward.Final {
-	return &reward.Final{
-		Outcome: v.Outcome, Executed: v.Pred != nil && v.Outcome == schemas.OutcomeMismatch,
-		ColumnJaccard: v.ColumnJaccard, Efficiency: v.Efficiency, GoldEmpty: v.GoldEmpty,
-	}
+	f := v.Final()
+	return &f
 }
 
 func fromResult(r tools.Result) effect {

@@ -33,6 +33,10 @@ const (
 	ComponentFinalExecutes      = "final.executes"
 	ComponentFinalColumnJaccard = "final.column_jaccard"
 	ComponentFinalEfficiency    = "final.efficiency"
+	ComponentTurnFormatOK       = "turn.format_ok"
+	ComponentFinalTableJaccard  = "final.table_jaccard"
+	ComponentFinalNonEmpty      = "final.nonempty"
+	ComponentFinalLength        = "final.length"
 )
 
 // Final describes how the episode ended, on the step that ended it.
@@ -42,6 +46,15 @@ type Final struct {
 	ColumnJaccard float64 // overlap of read columns with the gold's, 0..1
 	Efficiency    float64 // the R-VES bucket (1.25/1/0.75/0.5/0.25), 0 when not measured
 	GoldEmpty     bool    // the gold result had no rows
+	TableJaccard  float64 // overlap of read tables with the gold's, 0..1
+	NonEmpty      bool    // the submitted SQL ran and returned rows
+	// NoTableRead is set when the submission read no table of the
+	// database while the gold did: under final.requires_table_read a
+	// correct result is then paid as a mismatch.
+	NoTableRead bool
+	// CompletionTokens are the episode's completion tokens, as the client
+	// reported them with its steps (0 when it reported none).
+	CompletionTokens int
 }
 
 // Ledger pays one episode's steps under a spec. It is not safe for
@@ -61,11 +74,15 @@ func NewLedger(spec schemas.RewardSpec) *Ledger { return &Ledger{spec: spec} }
 // the final components of the outcome. It returns the components and their
 // sum. A component that applies is reported even when its weight is 0;
 // the optional terms (final.executes, final.column_jaccard,
-// final.efficiency) only when their weight is not 0.
+// final.table_jaccard, final.nonempty, final.efficiency, final.length,
+// turn.format_ok) only when their weight is not 0.
 func (l *Ledger) Step(t Turn, final *Final) (components map[string]float64, reward float64) {
 	components = map[string]float64{}
 	if name, w, ok := l.turnWeight(t); ok {
 		components[name] = l.clip(w)
+		if t != TurnFormatError && l.spec.Turn.FormatOK != 0 {
+			components[ComponentTurnFormatOK] = l.clip(l.spec.Turn.FormatOK)
+		}
 	}
 	if final != nil {
 		l.payFinal(components, *final)
@@ -121,41 +138,67 @@ func (l *Ledger) clip(w float64) float64 {
 	return paid + 0 // no negative zero on the wire
 }
 
-// payFinal adds the final components of f's outcome. gold_error and
-// gold_timeout pay nothing: a broken task is never blamed on the model.
+// payFinal adds the final components of f's outcome, and the length
+// term. gold_error and gold_timeout pay nothing: a broken task is never
+// blamed on the model.
 func (l *Ledger) payFinal(c map[string]float64, f Final) {
 	w := l.spec.Final
-	add := func(name string, v float64) {
-		c[name] = v + 0
-		l.final += v
-	}
-	optional := func(name string, weight, v float64) {
-		if weight != 0 {
-			add(name, weight*v)
-		}
-	}
 	switch f.Outcome {
 	case schemas.OutcomeCorrect:
+		if w.RequiresTableRead && f.NoTableRead {
+			l.payRan(c, f, ComponentFinalMismatch, w.Mismatch, true)
+			break
+		}
 		scale := 1.0
 		if f.GoldEmpty {
 			scale = w.EmptyGoldScale
 		}
-		add(ComponentFinalCorrect, w.Correct*scale)
-		optional(ComponentFinalColumnJaccard, w.ColumnJaccard, f.ColumnJaccard)
+		l.payRan(c, f, ComponentFinalCorrect, w.Correct*scale, w.ExecutesOnCorrect)
 		if f.Efficiency > 0 {
-			optional(ComponentFinalEfficiency, w.Efficiency, f.Efficiency)
+			l.optional(c, ComponentFinalEfficiency, w.Efficiency, f.Efficiency)
 		}
 	case schemas.OutcomeMismatch:
-		add(ComponentFinalMismatch, w.Mismatch)
-		if f.Executed {
-			optional(ComponentFinalExecutes, w.Executes, 1)
-		}
-		optional(ComponentFinalColumnJaccard, w.ColumnJaccard, f.ColumnJaccard)
+		l.payRan(c, f, ComponentFinalMismatch, w.Mismatch, f.Executed)
 	case schemas.OutcomePredError:
-		add(ComponentFinalPredError, w.PredError)
+		l.add(c, ComponentFinalPredError, w.PredError)
 	case schemas.OutcomePredTimeout:
-		add(ComponentFinalPredTimeout, w.PredTimeout)
+		l.add(c, ComponentFinalPredTimeout, w.PredTimeout)
 	case schemas.OutcomeNoSubmit, schemas.OutcomeAbandoned:
-		add(ComponentFinalNoSubmit, w.NoSubmit)
+		l.add(c, ComponentFinalNoSubmit, w.NoSubmit)
+	default:
+		return // gold_error, gold_timeout: not even the length is paid
+	}
+	if w.Length != 0 {
+		l.add(c, ComponentFinalLength, w.Length*min(1, float64(f.CompletionTokens)/w.LengthTokens))
+	}
+}
+
+// payRan pays a submission that ran: its outcome's component, the
+// executes term when executed, and the structural terms.
+func (l *Ledger) payRan(c map[string]float64, f Final, name string, v float64, executed bool) {
+	w := l.spec.Final
+	l.add(c, name, v)
+	if executed {
+		l.optional(c, ComponentFinalExecutes, w.Executes, 1)
+	}
+	l.optional(c, ComponentFinalColumnJaccard, w.ColumnJaccard, f.ColumnJaccard)
+	l.optional(c, ComponentFinalTableJaccard, w.TableJaccard, f.TableJaccard)
+	nonEmpty := 0.0
+	if f.NonEmpty {
+		nonEmpty = 1
+	}
+	l.optional(c, ComponentFinalNonEmpty, w.NonEmpty, nonEmpty)
+}
+
+// add reports a final component and counts it.
+func (l *Ledger) add(c map[string]float64, name string, v float64) {
+	c[name] = v + 0 // no negative zero on the wire
+	l.final += v
+}
+
+// optional adds weight*v when the weight is not 0.
+func (l *Ledger) optional(c map[string]float64, name string, weight, v float64) {
+	if weight != 0 {
+		l.add(c, name, weight*v)
 	}
 }

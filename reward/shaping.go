@@ -33,10 +33,19 @@ func RatioBucket(ratio float64) float64 {
 	return 0.25
 }
 
+// TableJaccard is |pred ∩ gold| / |pred ∪ gold| over the two sets of
+// table names the queries read, as ColumnJaccard is over columns. Two
+// empty sets agree fully: 1.
+func TableJaccard(pred, gold []string) float64 { return jaccard(pred, gold) }
+
 // ColumnJaccard is |pred ∩ gold| / |pred ∪ gold| over the two sets of
 // "table.column" names the queries read, repeats ignored. Two empty sets
 // (queries that read no column, such as SELECT 1) agree fully: 1.
-func ColumnJaccard(pred, gold []string) float64 {
+func ColumnJaccard(pred, gold []string) float64 { return jaccard(pred, gold) }
+
+// jaccard is |pred ∩ gold| / |pred ∪ gold| over two sets of names,
+// repeats ignored; 1 when both are empty.
+func jaccard(pred, gold []string) float64 {
 	g := make(map[string]bool, len(gold))
 	for _, c := range gold {
 		g[c] = true

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -54,8 +56,41 @@ func Resolve(base schemas.RewardSpec, override json.RawMessage) (schemas.RewardS
 	return out, Validate(out)
 }
 
-// specTree is spec as a generic JSON tree.
+// specTree is spec as a generic JSON tree holding every key, those that
+// the JSON leaves out when zero too: the tree fixes which keys an
+// override may name.
 func specTree(spec schemas.RewardSpec) (any, error) {
+	return fullTree(reflect.ValueOf(spec)), nil
+}
+
+// fullTree is v as encoding/json would write it, with omitempty ignored:
+// structs become objects keyed by their JSON names, numbers float64.
+func fullTree(v reflect.Value) any {
+	switch v.Kind() {
+	case reflect.Struct:
+		out := map[string]any{}
+		for i := 0; i < v.NumField(); i++ {
+			f := v.Type().Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "-" || !f.IsExported() {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			out[name] = fullTree(v.Field(i))
+		}
+		return out
+	case reflect.Float32, reflect.Float64:
+		return v.Float()
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return float64(v.Int())
+	}
+	return v.Interface()
+}
+
+// hashTree is spec as its JSON says it: fields left out when zero absent.
+func hashTree(spec schemas.RewardSpec) (any, error) {
 	raw, err := json.Marshal(spec)
 	if err != nil {
 		return nil, fmt.Errorf("reward: %w", err)
@@ -159,10 +194,12 @@ func LoadSpec(path string) (schemas.RewardSpec, error) {
 }
 
 // Hash returns a stable digest of spec: "sha256:" and the first 16 hex
-// digits of the SHA-256 of its canonical JSON (keys sorted, no spaces).
-// Specs equal field by field hash alike, however their JSON was spelled.
+// digits of the SHA-256 of its canonical JSON (keys sorted, no spaces,
+// the fields the JSON leaves out when zero left out). Specs equal field
+// by field hash alike, however their JSON was spelled, and a spec that
+// uses none of the later fields hashes as it did before they existed.
 func Hash(spec schemas.RewardSpec) string {
-	tree, err := specTree(spec)
+	tree, err := hashTree(spec)
 	if err != nil {
 		return "sha256:invalid"
 	}

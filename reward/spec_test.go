@@ -30,6 +30,11 @@ func TestResolveMerges(t *testing.T) {
 			}},
 		{"zero replaces a default", `{"final":{"no_submit":0}}`, func(s *schemas.RewardSpec) { s.Final.NoSubmit = 0 }},
 		{"exponent", `{"final":{"correct":1e1}}`, func(s *schemas.RewardSpec) { s.Final.Correct = 10 }},
+		{"the keys JSON leaves out when zero", `{"final":{"table_jaccard":0.5,"requires_table_read":false,"length":-0.1,"length_tokens":100},"turn":{"format_ok":0.2}}`,
+			func(s *schemas.RewardSpec) {
+				s.Final.TableJaccard, s.Final.RequiresTableRead, s.Turn.FormatOK = 0.5, false, 0.2
+				s.Final.Length, s.Final.LengthTokens = -0.1, 100
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,6 +58,8 @@ func TestResolveErrors(t *testing.T) {
 	tests := []struct{ override, want string }{
 		{`{"final":{"corect":1}}`, "reward.final.corect: unknown key"},
 		{`{"mtch":"bird"}`, "reward.mtch: unknown key"},
+		{`{"final":{"length":-0.1}}`, "reward.final.length_tokens: must be > 0 when final.length is not 0, got 0"},
+		{`{"final":{"nonempty":"yes"}}`, "reward.final.nonempty: want a number, got a string"},
 		{`{"turn":{"cap":"big"}}`, "reward.turn.cap: want a number, got a string"},
 		{`{"turn":{"cap":null}}`, "reward.turn.cap: want a number, got null"},
 		{`{"final":3}`, "reward.final: want an object, got a number"},
@@ -139,5 +146,20 @@ func TestHash(t *testing.T) {
 	h := Hash(base)
 	if !strings.HasPrefix(h, "sha256:") || len(h) != len("sha256:")+16 {
 		t.Errorf("Hash = %q, want sha256: and 16 hex digits", h)
+	}
+}
+
+// TestHashKeepsOldSpecs: a spec that uses none of the fields added later
+// hashes as it did before they existed (the default spec before
+// requires_table_read, as README.md showed it), so recorded hashes stay
+// meaningful.
+func TestHashKeepsOldSpecs(t *testing.T) {
+	old := schemas.DefaultRewardSpec()
+	old.Final.RequiresTableRead = false
+	if got, want := Hash(old), "sha256:74a01971bec1916a"; got != want {
+		t.Errorf("Hash = %s, want %s", got, want)
+	}
+	if Hash(schemas.DefaultRewardSpec()) == Hash(old) {
+		t.Error("requires_table_read does not change the hash")
 	}
 }

@@ -25,6 +25,9 @@ func Validate(spec schemas.RewardSpec) error {
 			return fmt.Errorf("reward.%s: must be >= 0, got %v", f.key, f.value)
 		}
 	}
+	if spec.Final.Length != 0 && spec.Final.LengthTokens <= 0 {
+		return fmt.Errorf("reward.final.length_tokens: must be > 0 when final.length is not 0, got %v", spec.Final.LengthTokens)
+	}
 	return nil
 }
 
@@ -48,10 +51,15 @@ func specNumbers(s schemas.RewardSpec) []specNumber {
 		{"final.column_jaccard", f.ColumnJaccard, false},
 		{"final.efficiency", f.Efficiency, false},
 		{"final.empty_gold_scale", f.EmptyGoldScale, true},
+		{"final.table_jaccard", f.TableJaccard, false},
+		{"final.nonempty", f.NonEmpty, false},
+		{"final.length", f.Length, false},
+		{"final.length_tokens", f.LengthTokens, true},
 		{"turn.tool_error", t.ToolError, false},
 		{"turn.format_error", t.FormatError, false},
 		{"turn.repeat", t.Repeat, false},
 		{"turn.ok", t.OK, false},
 		{"turn.cap", t.Cap, true},
+		{"turn.format_ok", t.FormatOK, false},
 	}
 }

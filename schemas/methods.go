@@ -102,6 +102,7 @@ type ResetParams struct {
 	Reward       json.RawMessage `json:"reward,omitempty" jsonschema_description:"A partial reward spec, merged over the server's for this episode."`
 	Tags         json.RawMessage `json:"tags,omitempty" jsonschema_description:"Stored verbatim with the trajectory (policy version, group id, sample index, ...)."`
 	Tools        []string        `json:"tools,omitempty" jsonschema_description:"The tools this episode offers, by name: a subset of the dataset's (server.info lists them); submit is always added. Left out means the dataset's tools."`
+	Descriptions *bool           `json:"descriptions,omitempty" jsonschema_description:"Puts the column descriptions the dataset ships (BIRD's database_description, tables.json's human names, a JSONL dataset's descriptions file) in the prompt, after the question and its evidence; left out means the server's --prompt-descriptions (off by default)."`
 }
 
 // ResetResult is the result of episode.reset.
@@ -118,6 +119,12 @@ type ResetResult struct {
 type StepParams struct {
 	EpisodeID string `json:"episode_id" jsonschema:"minLength=1" jsonschema_description:"The episode, as episode.reset returned it."`
 	Action    Action `json:"action" jsonschema_description:"What the model did: a tool call the client parsed, or the model's whole completion."`
+	Usage     *Usage `json:"usage,omitempty" jsonschema_description:"What the model's completion for this step cost, as the client's inference server reported it; recorded with the step and paid by the reward's length term."`
+}
+
+// Usage is the client-reported cost of the completion behind a step.
+type Usage struct {
+	CompletionTokens int `json:"completion_tokens" jsonschema:"minimum=0" jsonschema_description:"Tokens the model generated for this step."`
 }
 
 // Action is what the model did: either a parsed tool call (Tool and

@@ -38,6 +38,30 @@ type FinalReward struct {
 	// EmptyGoldScale multiplies Correct when the gold result is empty, where
 	// any query that returns nothing matches; 1 pays such matches in full.
 	EmptyGoldScale float64 `json:"empty_gold_scale" jsonschema:"minimum=0"`
+
+	// The fields below are left out of the JSON when zero, so that a spec
+	// that does not use them hashes as it did before they existed, and
+	// trajectories recorded before them still validate.
+
+	// ExecutesOnCorrect pays Executes on correct answers too: whenever the
+	// submission ran (ReToolSQL), not only when it was wrong.
+	ExecutesOnCorrect bool `json:"executes_on_correct,omitempty"`
+	// TableJaccard weights the overlap of the tables the submission read
+	// with the tables the gold read.
+	TableJaccard float64 `json:"table_jaccard,omitempty"`
+	// NonEmpty is paid when the submission ran and returned rows.
+	NonEmpty float64 `json:"nonempty,omitempty"`
+	// Length weights the episode's completion tokens, as clients reported
+	// them with each step, over LengthTokens (capped at 1); 0 when no step
+	// reported any. A negative weight penalises long episodes.
+	Length float64 `json:"length,omitempty"`
+	// LengthTokens is the token count at which the length term is paid in
+	// full; it must be positive when Length is not 0.
+	LengthTokens float64 `json:"length_tokens,omitempty" jsonschema:"minimum=0"`
+	// RequiresTableRead withholds Correct from a submission that reads no
+	// table of the database while the gold does (SELECT 4 when the answer
+	// is 4): it is paid as a mismatch.
+	RequiresTableRead bool `json:"requires_table_read,omitempty"`
 }
 
 // TurnReward are the components paid on each step by what happened.
@@ -47,6 +71,10 @@ type TurnReward struct {
 	Repeat      float64 `json:"repeat"`
 	OK          float64 `json:"ok"`
 	Cap         float64 `json:"cap" jsonschema:"minimum=0"`
+	// FormatOK is paid on every well-formed call (a known tool with valid
+	// arguments), beside the step's other turn component and under the
+	// same cap. Left out of the JSON when zero, as the new final fields.
+	FormatOK float64 `json:"format_ok,omitempty"`
 }
 
 // DefaultRewardSpec is the server's spec when none is configured.
@@ -55,7 +83,7 @@ func DefaultRewardSpec() RewardSpec {
 		Match: MatchBird,
 		Final: FinalReward{
 			Correct: 1.0, Mismatch: 0.0, PredError: -0.1, PredTimeout: -0.1,
-			NoSubmit: -0.2, Executes: 0.1, EmptyGoldScale: 1.0,
+			NoSubmit: -0.2, Executes: 0.1, EmptyGoldScale: 1.0, RequiresTableRead: true,
 		},
 		Turn: TurnReward{ToolError: -0.02, FormatError: -0.05, Repeat: -0.02, OK: 0.0, Cap: 0.2},
 	}

@@ -38,6 +38,7 @@ type StepRecord struct {
 	Action           Action             `json:"action"`
 	Tool             string             `json:"tool"`
 	Arguments        json.RawMessage    `json:"arguments,omitempty"`
+	Usage            *Usage             `json:"usage,omitempty"` // as the client reported it; absent when it did not
 	Observation      string             `json:"observation"`
 	Error            *ToolError         `json:"error,omitempty"`
 	ResultMeta       *ResultMeta        `json:"result_meta,omitempty"`

@@ -21,6 +21,12 @@ import (
 // call, byte for byte what reading the catalog again would show; a burst
 // of first calls reads the catalog once. Failures are never kept.
 func (r *Runner) Inspect(ctx context.Context, db env.DB, dialect env.Dialect, a *InspectSchemaArgs) (Result, error) {
+	return r.InspectWith(ctx, db, dialect, nil, a)
+}
+
+// InspectWith is Inspect showing, for a table, what notes (the dataset's
+// descriptions of the database, nil for none) say of it and its columns.
+func (r *Runner) InspectWith(ctx context.Context, db env.DB, dialect env.Dialect, notes *env.DBNotes, a *InspectSchemaArgs) (Result, error) {
 	name := strings.TrimSpace(a.Table)
 	if name == "" {
 		return r.inspectAll(ctx, db, dialect)
@@ -28,9 +34,9 @@ func (r *Runner) Inspect(ctx context.Context, db env.DB, dialect env.Dialect, a 
 	key := foldASCII(name)
 	var res Result
 	var err error
-	text, ran := r.schema.load(ctx, cacheKey{db, kindTable, key}, func() (string, bool) {
+	text, ran := r.schema.load(ctx, cacheKey{db: db, kind: kindTable, name: key, notes: notes}, func() (string, bool) {
 		var t *env.Table
-		t, res, err = r.inspectTable(ctx, db, dialect, name)
+		t, res, err = r.inspectTable(ctx, db, dialect, notes, name)
 		// Shared only when SQLite matched the table under this very key
 		// (its NOCASE folds ASCII letters only, as foldASCII does).
 		return res.Content, t != nil && foldASCII(t.Name) == key && !strings.ContainsRune(t.Name, 0)
@@ -63,7 +69,7 @@ func (r *Runner) inspectAll(ctx context.Context, db env.DB, dialect env.Dialect)
 }
 
 // inspectTable describes one table, uncached; t is nil on failure.
-func (r *Runner) inspectTable(ctx context.Context, db env.DB, dialect env.Dialect, name string) (*env.Table, Result, error) {
+func (r *Runner) inspectTable(ctx context.Context, db env.DB, dialect env.Dialect, notes *env.DBNotes, name string) (*env.Table, Result, error) {
 	t, err := db.Describe(ctx, name, r.cfg.SampleRows)
 	if err != nil {
 		res, ferr := r.failure("inspect table", err)
@@ -72,7 +78,7 @@ func (r *Runner) inspectTable(ctx context.Context, db env.DB, dialect env.Dialec
 		}
 		return nil, res, ferr
 	}
-	return t, Result{Content: r.renderTable(t, dialect)}, nil
+	return t, Result{Content: r.renderTable(t, dialect, notes.Table(t.Name))}, nil
 }
 
 // withTableNames adds the list of tables to an error's content, when the
@@ -155,14 +161,22 @@ func columnList(cols []env.Column, dialect env.Dialect) string {
 	return strings.Join(parts, ", ")
 }
 
-// renderTable describes one table: its columns, keys and sample rows.
-func (r *Runner) renderTable(t *env.Table, dialect env.Dialect) string {
+// renderTable describes one table: its columns (with what notes say of
+// them, when the dataset ships descriptions), keys and sample rows.
+func (r *Runner) renderTable(t *env.Table, dialect env.Dialect, notes *env.TableNotes) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Table %s\nColumns:\n", quoteIdent(t.Name, dialect))
+	fmt.Fprintf(&b, "Table %s\n", quoteIdent(t.Name, dialect))
+	if notes != nil && notes.Description != "" {
+		b.WriteString("Description: " + notes.Description + "\n")
+	}
+	b.WriteString("Columns:\n")
 	for _, c := range t.Columns {
 		line := strings.TrimSpace(quoteIdent(c.Name, dialect) + " " + c.Type)
 		if c.NotNull {
 			line += " NOT NULL"
+		}
+		if notes != nil {
+			line += noteText(notes.Columns[strings.ToLower(c.Name)], c.Type)
 		}
 		b.WriteString("  " + line + "\n")
 	}

@@ -62,11 +62,11 @@ func TestRenderTableGolden(t *testing.T) {
 		},
 	}
 	r := NewRunner(Config{})
-	golden(t, "table_concert", r.renderTable(tbl, "sqlite")+"\n")
+	golden(t, "table_concert", r.renderTable(tbl, "sqlite", nil)+"\n")
 
 	empty := &env.Table{Name: "log", Columns: []env.Column{{Name: "at", Type: "TEXT"}},
 		Samples: &env.ResultSet{Columns: []string{"at"}}}
-	golden(t, "table_empty", r.renderTable(empty, "sqlite")+"\n")
+	golden(t, "table_empty", r.renderTable(empty, "sqlite", nil)+"\n")
 }
 
 func TestQuoteIdent(t *testing.T) {

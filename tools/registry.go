@@ -24,6 +24,15 @@ type Target struct {
 	DBID    string
 }
 
+// notes are the descriptions the target's dataset ships for its
+// database, or nil.
+func (t Target) notes() *env.DBNotes {
+	if t.Dataset == nil {
+		return nil
+	}
+	return t.Dataset.Notes[t.DBID]
+}
+
 // entry is one tool of the registry: its wire shape, the schema its
 // arguments follow, a constructor of its argument struct, what it runs,
 // and the key that tells a repeated call.
@@ -58,7 +67,7 @@ func inspectSchemaEntry() *entry {
 			"With a table: its columns, types, primary key, foreign keys and a few sample rows.",
 		func() any { return &InspectSchemaArgs{} }, jsonKey)
 	e.run = func(ctx context.Context, r *Runner, t Target, args any) (Result, error) {
-		return r.Inspect(ctx, t.DB, t.Dialect, args.(*InspectSchemaArgs))
+		return r.InspectWith(ctx, t.DB, t.Dialect, t.notes(), args.(*InspectSchemaArgs))
 	}
 	e.prompt = `inspect_schema {"table": string, optional}: without a table, every table with its columns and types; with a table, its columns, keys, foreign keys and a few sample rows.`
 	return e

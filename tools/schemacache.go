@@ -36,9 +36,10 @@ type schemaCache struct {
 
 // cacheKey names one text of one database.
 type cacheKey struct {
-	db   env.DB
-	kind textKind
-	name string // of a table, folded; "" for the other kinds
+	db    env.DB
+	kind  textKind
+	name  string       // of a table, folded; "" for the other kinds
+	notes *env.DBNotes // the descriptions shown with a table, nil for none
 }
 
 // textKind is what a kept text shows.

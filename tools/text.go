@@ -29,6 +29,11 @@ func SubmitText(outcome, message string) string {
 	return clip(s, DefaultObservationBytes)
 }
 
+// NoTableReadText is the verdict on a submission whose result matches
+// but which reads no table of the database while the answer does (SELECT
+// 4 when the answer is 4), under a spec with final.requires_table_read.
+const NoTableReadText = "Submitted. The result matches, but the query reads no table of the database, so it is not paid as correct: compute the answer from the data."
+
 // TurnsLeft appends the turns-left line ("7 turns left.", "1 turn left.",
 // "No turns left.") to content on a line of its own, cutting content when
 // the whole would pass ObservationBytes.

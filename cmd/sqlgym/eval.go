@@ -15,6 +15,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"
+	"github.com/sqlgym/sqlgym/examples/rewards"
 	"github.com/sqlgym/sqlgym/reward"
 	"github.com/sqlgym/sqlgym/reward/evaluate"
 	"github.com/sqlgym/sqlgym/reward/judge"
@@ -42,7 +43,7 @@ func (f *evalFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.match, "match", "", "match mode: bird, spider or tolerant (default: the reward spec's, bird by default)")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "predictions judged at once")
 	fs.StringVar(&f.out, "out", "", "write one verdict per prediction to this JSONL `file`")
-	fs.StringVar(&f.rewardFile, "reward", "", "reward spec `file` (JSON, merged over the defaults): the match mode and the reward of each verdict")
+	fs.StringVar(&f.rewardFile, "reward", "", "reward spec: a preset `name` (default, binary, retoolsql, arctic-text2sql-r1) or a spec file (JSON, merged over the defaults): the match mode and the reward of each verdict")
 	fs.DurationVar(&f.goldTimeout, "gold-timeout", 30*time.Second, "time limit of a gold query, timed apart from the prediction")
 	fs.DurationVar(&f.submitTimeout, "submit-timeout", 30*time.Second, "time limit of a predicted query")
 	bytesVar(fs, &f.maxLineBytes, "max-line-bytes", evaluate.DefaultMaxLineBytes, "longest line of a predictions file (a BIRD file: longest key or value); a longer one is refused where it is met")
@@ -93,7 +94,7 @@ func (f *evalFlags) spec() (schemas.RewardSpec, error) {
 	spec := schemas.DefaultRewardSpec()
 	if f.rewardFile != "" {
 		var err error
-		if spec, err = reward.LoadSpec(f.rewardFile); err != nil {
+		if spec, err = rewards.Load(f.rewardFile); err != nil {
 			return spec, fmt.Errorf("--reward: %w", err)
 		}
 	}

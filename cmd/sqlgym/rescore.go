@@ -7,7 +7,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/episodes/export"
 	"github.com/sqlgym/sqlgym/episodes/replay"
-	"github.com/sqlgym/sqlgym/reward"
+	"github.com/sqlgym/sqlgym/examples/rewards"
 )
 
 // rescoreFlags are the flags of sqlgym rescore.
@@ -28,7 +28,7 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	registerOffline(fs, &f.stack)
 	f.filter.register(fs)
 	f.damage.register(fs)
-	fs.StringVar(&f.rewardFile, "reward", "", "the spec to pay under: a reward spec `file` (JSON, merged over the defaults, as serve reads it; required)")
+	fs.StringVar(&f.rewardFile, "reward", "", "the spec to pay under: a preset `name` (default, binary, retoolsql, arctic-text2sql-r1) or a reward spec file (JSON, merged over the defaults, as serve reads it; required)")
 	fs.StringVar(&f.out, "out", "", "write the rescored trajectory records to this `file` (JSON lines, as export --format raw)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -36,7 +36,7 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if f.rewardFile == "" {
 		return usageError{"rescore: --reward is required"}
 	}
-	spec, err := reward.LoadSpec(f.rewardFile)
+	spec, err := rewards.Load(f.rewardFile)
 	if err != nil {
 		return fmt.Errorf("--reward: %w", err)
 	}

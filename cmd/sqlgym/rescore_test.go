@@ -46,4 +46,24 @@ func TestRescore(t *testing.T) {
 	if !strings.Contains(report, "submissions judged again") || strings.Contains(report, "(0 submissions judged again)") {
 		t.Errorf("rescore under spider judged nothing again:\n%s", report)
 	}
+	// A preset by name: its paper terms need the submissions judged
+	// again, and the rescored records replay under it.
+	out = filepath.Join(dir, "retoolsql.jsonl")
+	report = mustRun(t, "rescore", "--data-dir", dir, "--reward", "retoolsql", "--outcome", "correct", "--out", out)
+	if !strings.Contains(report, "submissions judged again") || strings.Contains(report, "(0 submissions judged again)") {
+		t.Errorf("rescore --reward retoolsql judged nothing again:\n%s", report)
+	}
+	for _, rec := range jsonLines(t, out) {
+		final := rec["reward_spec"].(map[string]any)["final"].(map[string]any)
+		if final["table_jaccard"] != 0.5 || final["correct"] != 2.0 {
+			t.Errorf("%s: rescored record carries spec %v, want retoolsql's", rec["episode_id"], final)
+		}
+		if r, _ := rec["final_reward"].(float64); rec["outcome"] == "correct" && r <= 2 {
+			t.Errorf("%s: correct episode's final_reward %v, want over 2 (correct 2 and the shaping terms)", rec["episode_id"], r)
+		}
+	}
+	replayed = mustRun(t, "replay", "--data-dir", dir, "--trajectories", out)
+	if !strings.Contains(replayed, "reproduced") || strings.Contains(replayed, "differ") {
+		t.Errorf("replay of the records rescored under retoolsql:\n%s", replayed)
+	}
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/sqlgym/sqlgym/env/valueindex"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/examples/demo"
-	"github.com/sqlgym/sqlgym/reward"
+	"github.com/sqlgym/sqlgym/examples/rewards"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
@@ -25,31 +25,33 @@ import (
 // stackFlags are the flags of every command that runs episodes: what to
 // serve, where to record it, and the bounds of a step.
 type stackFlags struct {
-	datasets         listFlag
-	dataDir          string
-	trajectories     string
-	rewardFile       string
-	maxTurns         int
-	queryTimeout     time.Duration
-	submitTimeout    time.Duration
-	goldTimeout      time.Duration
-	rowLimit         int
-	observationBytes int
-	dbCheck          dbCheckFlags
-	dbConns          int
-	dbRunning        int
-	durability       durabilityFlags
-	schemaCacheBytes int
-	engine           engineFlags
-	tools            toolFlags
+	datasets           listFlag
+	dataDir            string
+	trajectories       string
+	rewardFile         string
+	maxTurns           int
+	promptDescriptions bool // column descriptions in the prompt by default
+	queryTimeout       time.Duration
+	submitTimeout      time.Duration
+	goldTimeout        time.Duration
+	rowLimit           int
+	observationBytes   int
+	dbCheck            dbCheckFlags
+	dbConns            int
+	dbRunning          int
+	durability         durabilityFlags
+	schemaCacheBytes   int
+	engine             engineFlags
+	tools              toolFlags
 }
 
 func (s *stackFlags) register(fs *flag.FlagSet) {
 	fs.Var(&s.datasets, "dataset", "dataset to serve, `[NAME=]FORMAT:PATH` with FORMAT spider, bird or jsonl (repeatable; default: the embedded demo)")
 	fs.StringVar(&s.dataDir, "data-dir", "./sqlgym-data", "where trajectories (and the demo's databases) are kept")
 	fs.StringVar(&s.trajectories, "trajectories", "", "where episodes are recorded: empty for the log under --data-dir, or a postgres:// URL")
-	fs.StringVar(&s.rewardFile, "reward", "", "reward spec file (JSON, merged over the defaults)")
+	fs.StringVar(&s.rewardFile, "reward", "", "reward spec: a preset `name` (default, binary, retoolsql, arctic-text2sql-r1) or a spec file (JSON, merged over the defaults)")
 	fs.IntVar(&s.maxTurns, "max-turns", 8, "default turn budget of an episode")
+	fs.BoolVar(&s.promptDescriptions, "prompt-descriptions", false, "put the column descriptions a dataset ships in the prompt (an episode.reset may ask with descriptions: true/false)")
 	fs.DurationVar(&s.queryTimeout, "query-timeout", 5*time.Second, "time limit of one execute_sql or inspect_schema call")
 	fs.DurationVar(&s.submitTimeout, "submit-timeout", 30*time.Second, "time limit of a submitted query when it is scored")
 	fs.DurationVar(&s.goldTimeout, "gold-timeout", 30*time.Second, "time limit of a gold query, timed apart from the submission")
@@ -112,7 +114,7 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error)
 	st := &stack{spec: schemas.DefaultRewardSpec()}
 	var err error
 	if s.rewardFile != "" {
-		if st.spec, err = reward.LoadSpec(s.rewardFile); err != nil {
+		if st.spec, err = rewards.Load(s.rewardFile); err != nil {
 			return nil, fmt.Errorf("--reward: %w", err)
 		}
 	}

@@ -64,7 +64,7 @@ func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.Resul
 	eff := d.limits(lim)
 	var rs *env.ResultSet
 	err = d.call(ctx, eff.Timeout, func(c *conn) error {
-		cols, err := c.readColumns(stmt, eff)
+		cols, tables, err := c.readColumns(stmt, eff)
 		if err != nil {
 			return err
 		}
@@ -72,7 +72,7 @@ func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.Resul
 		if rs, err = c.run(stmt, nil, eff); err != nil {
 			return err
 		}
-		rs.Elapsed, rs.ReadColumns = time.Since(start), cols
+		rs.Elapsed, rs.ReadColumns, rs.ReadTables = time.Since(start), cols, tables
 		return nil
 	})
 	var qe *env.QueryError

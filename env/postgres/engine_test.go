@@ -177,6 +177,30 @@ func TestReadColumns(t *testing.T) {
 	}
 }
 
+func TestReadTables(t *testing.T) {
+	d, _, _ := openFixture(t, Config{})
+	tests := []struct {
+		sql  string
+		want []string
+	}{
+		{"SELECT count(*) FROM singer", []string{"singer"}},
+		{`SELECT s.name FROM singer AS s JOIN concert AS c ON c.singer_id = s.singer_id`, []string{"concert", "singer"}},
+		{"SELECT 4", []string{}},
+		{"SELECT 4 FROM pg_catalog.pg_class LIMIT 1", []string{}},
+		{"EXPLAIN SELECT name FROM singer", []string{}},
+	}
+	for _, tc := range tests {
+		rs, err := d.Query(context.Background(), tc.sql, env.Limits{})
+		if err != nil {
+			t.Errorf("%s: %v", tc.sql, err)
+			continue
+		}
+		if !reflect.DeepEqual(rs.ReadTables, tc.want) {
+			t.Errorf("%s: read tables %q, want %q", tc.sql, rs.ReadTables, tc.want)
+		}
+	}
+}
+
 func TestSchemaCalls(t *testing.T) {
 	d, _, _ := openFixture(t, Config{})
 	ctx := context.Background()

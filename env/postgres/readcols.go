@@ -17,13 +17,24 @@ var exprKeys = []string{"Output", "Filter", "Index Cond", "Recheck Cond", "Join 
 	"Merge Cond", "Sort Key", "Group Key", "Presorted Key", "One-Time Filter", "Order By", "TID Cond",
 	"Cache Key", "Run Condition"}
 
-// readColumns returns the "table.column" pairs stmt reads, from its
-// plan (see planColumns). A statement that is itself an EXPLAIN has no
-// plan of its own to read, and reads no column here.
-func (c *conn) readColumns(stmt string, lim limits) ([]string, error) {
+// readColumns returns the "table.column" pairs stmt reads and the
+// tables it scans, from its plan (see planColumns). A statement that is
+// itself an EXPLAIN has no plan of its own to read, and reads no column
+// and no table here.
+func (c *conn) readColumns(stmt string, lim limits) (cols, tables []string, err error) {
 	if sqltext.FirstKeyword(stmt) == "EXPLAIN" {
-		return []string{}, nil
+		return []string{}, []string{}, nil
 	}
+	pc, err := c.planOf(stmt, lim)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pc.sorted(), pc.tables(), nil
+}
+
+// planOf reads the plan of stmt, and the column names of its one table
+// when the plan names bare columns.
+func (c *conn) planOf(stmt string, lim limits) (*planCols, error) {
 	unbounded := limits{ceil: lim.ceil}
 	rs, err := c.run("EXPLAIN (VERBOSE, FORMAT JSON) "+stmt, nil, unbounded)
 	if err != nil {
@@ -35,7 +46,7 @@ func (c *conn) readColumns(stmt string, lim limits) ([]string, error) {
 	text, _ := rs.Rows[0][0].(string)
 	pc, err := planColumns(text)
 	if err != nil || len(pc.bare) == 0 {
-		return pc.sorted(), err
+		return pc, err
 	}
 	cols, err := c.run(columnNamesQuery, []any{pc.only.qualified()}, unbounded)
 	if err != nil {
@@ -46,7 +57,7 @@ func (c *conn) readColumns(stmt string, lim limits) ([]string, error) {
 			pc.add(pc.only.name, name)
 		}
 	}
-	return pc.sorted(), nil
+	return pc, nil
 }
 
 // columnNamesQuery lists a table's columns; $1 is its qualified name.
@@ -69,6 +80,23 @@ type planCols struct {
 
 func (pc *planCols) add(table, column string) {
 	pc.seen[strings.ToLower(table+"."+column)] = true
+}
+
+// tables are the tables the plan scans, in lower case and sorted, leaving
+// out PostgreSQL's own catalogs (pg_catalog, information_schema, pg_*).
+func (pc *planCols) tables() []string {
+	seen := map[string]bool{}
+	for _, rel := range pc.aliases {
+		if rel.schema != "information_schema" && !strings.HasPrefix(rel.schema, "pg_") {
+			seen[strings.ToLower(rel.name)] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for t := range seen {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
 }
 
 func (pc *planCols) sorted() []string {

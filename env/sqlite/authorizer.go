@@ -19,6 +19,7 @@ const actionRecursive = 33
 // statement, so a guard needs no lock as long as one call owns it.
 type guard struct {
 	reads  map[string]struct{} // "table.column" read; nil: not recorded
+	tables map[string]struct{} // tables read, catalogs left out; nil: not recorded
 	denied string              // the first denial, as the model sees it
 }
 
@@ -28,6 +29,7 @@ func newGuard(record bool) *guard {
 	g := &guard{}
 	if record {
 		g.reads = map[string]struct{}{}
+		g.tables = map[string]struct{}{}
 	}
 	return g
 }
@@ -55,11 +57,21 @@ func (g *guard) authorize(op int, a1, a2, db string) int {
 	return g.deny(actionName(op, a1, a2) + " is not allowed: the database is read-only")
 }
 
+// read records a read of table.column. SQLite reports a table read for
+// its rows alone (SELECT count(*) FROM t) with an empty column: a table
+// read, no column read. Its own tables (sqlite_master, sqlite_sequence,
+// ...) are no table of the database.
 func (g *guard) read(table, column string) {
-	if g.reads == nil || column == "" {
+	if g.reads == nil {
 		return
 	}
-	g.reads[strings.ToLower(table+"."+column)] = struct{}{}
+	t := strings.ToLower(table)
+	if !strings.HasPrefix(t, "sqlite_") {
+		g.tables[t] = struct{}{}
+	}
+	if column != "" {
+		g.reads[strings.ToLower(table+"."+column)] = struct{}{}
+	}
 }
 
 func (g *guard) deny(msg string) int {
@@ -69,13 +81,18 @@ func (g *guard) deny(msg string) int {
 	return sqlite3.SQLITE_DENY
 }
 
-// readColumns returns the recorded reads, sorted.
-func (g *guard) readColumns() []string {
-	if len(g.reads) == 0 {
+// readColumns returns the recorded column reads, sorted.
+func (g *guard) readColumns() []string { return sortedKeys(g.reads) }
+
+// readTables returns the recorded table reads, sorted.
+func (g *guard) readTables() []string { return sortedKeys(g.tables) }
+
+func sortedKeys(m map[string]struct{}) []string {
+	if len(m) == 0 {
 		return nil
 	}
-	out := make([]string, 0, len(g.reads))
-	for c := range g.reads {
+	out := make([]string, 0, len(m))
+	for c := range m {
 		out = append(out, c)
 	}
 	sort.Strings(out)

@@ -69,7 +69,7 @@ func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.Resul
 		return nil, fmt.Errorf("sqlite %s: %w", d.path, err)
 	}
 	rs.Elapsed = elapsed
-	rs.ReadColumns = g.readColumns()
+	rs.ReadColumns, rs.ReadTables = g.readColumns(), g.readTables()
 	return rs, nil
 }
 

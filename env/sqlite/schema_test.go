@@ -89,6 +89,30 @@ func TestDescribeUnknownTable(t *testing.T) {
 	}
 }
 
+func TestReadTables(t *testing.T) {
+	d, _ := openFixture(t)
+	tests := []struct {
+		sql  string
+		want []string
+	}{
+		{"SELECT count(*) FROM singer", []string{"singer"}},
+		{"SELECT T1.name FROM singer AS T1 JOIN concert AS T2 ON T1.singer_id = T2.singer_id", []string{"concert", "singer"}},
+		{"SELECT 4", nil},
+		{"SELECT 4 FROM sqlite_master LIMIT 1", nil},
+		{"SELECT name FROM singer_names", []string{"singer", "singer_names"}},
+		{"SELECT 1 WHERE EXISTS (SELECT * FROM Concert)", []string{"concert"}},
+	}
+	for _, tc := range tests {
+		rs, err := d.Query(context.Background(), tc.sql, env.Limits{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.sql, err)
+		}
+		if !reflect.DeepEqual(rs.ReadTables, tc.want) {
+			t.Errorf("%s: ReadTables = %q, want %q", tc.sql, rs.ReadTables, tc.want)
+		}
+	}
+}
+
 func TestReadColumns(t *testing.T) {
 	d, _ := openFixture(t)
 	tests := []struct {

@@ -173,7 +173,7 @@ func query(t *testing.T, d env.DB, sql string) *env.ResultSet {
 	if err != nil {
 		t.Fatalf("%s: %v", sql, err)
 	}
-	rs.Elapsed, rs.ReadColumns = 0, nil
+	rs.Elapsed, rs.ReadColumns, rs.ReadTables = 0, nil, nil
 	return rs
 }
 

@@ -31,6 +31,12 @@ func (c *Client) Step(ctx context.Context, episodeID string, a schemas.Action) (
 	return &r, c.Call(ctx, schemas.MethodStep, schemas.StepParams{EpisodeID: episodeID, Action: a}, &r)
 }
 
+// StepParams calls episode.step with every param, usage included.
+func (c *Client) StepParams(ctx context.Context, p schemas.StepParams) (*schemas.StepResult, error) {
+	var r schemas.StepResult
+	return &r, c.Call(ctx, schemas.MethodStep, p, &r)
+}
+
 // CloseEpisode calls episode.close.
 func (c *Client) CloseEpisode(ctx context.Context, episodeID string) (*schemas.CloseResult, error) {
 	var r schemas.CloseResult

@@ -34,6 +34,7 @@ type facts struct {
 	// Set when the record cannot tell the value: the old spec did not pay
 	// for it, so it was never measured or never shown.
 	jaccardUnknown, efficiencyUnknown, goldEmptyUnknown bool
+	tablesUnknown, nonEmptyUnknown, noTableReadUnknown  bool
 }
 
 // recordedFacts reads the final facts of a step that ended its episode
@@ -57,7 +58,30 @@ func recordedFacts(old schemas.RewardSpec, st *schemas.StepRecord, outcome strin
 	} else {
 		f.goldEmptyUnknown = true
 	}
+	recordedLaterFacts(old, c, &f)
 	return f
+}
+
+// recordedLaterFacts reads the facts of the terms added after the first
+// specs: table overlap, rows returned, and the table-read guard (which
+// pays a guarded correct answer as a mismatch).
+func recordedLaterFacts(old schemas.RewardSpec, c map[string]float64, f *facts) {
+	w := old.Final
+	if w.TableJaccard != 0 {
+		f.TableJaccard = c[reward.ComponentFinalTableJaccard] / w.TableJaccard
+	} else {
+		f.tablesUnknown = true
+	}
+	if w.NonEmpty != 0 {
+		f.NonEmpty = c[reward.ComponentFinalNonEmpty] != 0
+	} else {
+		f.nonEmptyUnknown = true
+	}
+	if w.RequiresTableRead {
+		_, f.NoTableRead = c[reward.ComponentFinalMismatch]
+	} else {
+		f.noTableReadUnknown = true
+	}
 }
 
 // needsJudge reports whether a submission must be judged again to be paid
@@ -68,12 +92,15 @@ func needsJudge(old, next schemas.RewardSpec, f facts) bool {
 		return true
 	}
 	n := next.Final
+	ran := (n.ColumnJaccard != 0 && f.jaccardUnknown) || (n.TableJaccard != 0 && f.tablesUnknown) ||
+		(n.NonEmpty != 0 && f.nonEmptyUnknown)
 	switch f.Outcome {
 	case schemas.OutcomeCorrect:
-		return (n.ColumnJaccard != 0 && f.jaccardUnknown) || (n.Efficiency != 0 && f.efficiencyUnknown) ||
-			(n.Correct != 0 && n.EmptyGoldScale != 1 && f.goldEmptyUnknown)
+		return ran || (n.Efficiency != 0 && f.efficiencyUnknown) ||
+			(n.Correct != 0 && n.EmptyGoldScale != 1 && f.goldEmptyUnknown) ||
+			(n.RequiresTableRead && f.noTableReadUnknown)
 	case schemas.OutcomeMismatch:
-		return n.ColumnJaccard != 0 && f.jaccardUnknown
+		return ran
 	}
 	return false
 }

@@ -124,7 +124,7 @@ func (r *Replayer) stepOnce(ctx context.Context, res *Result, id string, want *s
 		res.unverifiable("step %d: %v", want.Turn, err)
 		return false
 	}
-	got, err := r.mgr.Step(ctx, st, want.Action)
+	got, err := r.mgr.StepWith(ctx, st, want.Action, want.Usage)
 	if err != nil {
 		res.unverifiable("step %d: %v", want.Turn, err)
 		return false

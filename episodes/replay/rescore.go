@@ -57,8 +57,12 @@ func (r *Rescorer) Episode(ctx context.Context, rec *trajlog.Record) (*Rescored,
 	out.RewardSpec, out.RewardSpecHash = r.cfg.Spec, reward.Hash(r.cfg.Spec)
 	ledger := reward.NewLedger(r.cfg.Spec)
 	res := &Rescored{Record: &out}
+	tokens := 0 // completion tokens reported so far
 	for i := range out.Steps {
 		st := &out.Steps[i]
+		if st.Usage != nil {
+			tokens += st.Usage.CompletionTokens
+		}
 		kind, err := turnKind(st)
 		if err != nil {
 			return nil, fmt.Errorf("rescore %s: %w", rec.EpisodeID, err)
@@ -69,6 +73,7 @@ func (r *Rescorer) Episode(ctx context.Context, rec *trajlog.Record) (*Rescored,
 			if err != nil {
 				return nil, fmt.Errorf("rescore %s: %w", rec.EpisodeID, err)
 			}
+			f.CompletionTokens = tokens
 			fin, res.Rejudged = &f, res.Rejudged || judged
 			st.Outcome = f.Outcome
 		}
@@ -78,7 +83,7 @@ func (r *Rescorer) Episode(ctx context.Context, rec *trajlog.Record) (*Rescored,
 		}
 	}
 	if rec.CloseComponents != nil {
-		out.CloseComponents, _ = ledger.Step(reward.TurnNone, &reward.Final{Outcome: rec.Outcome})
+		out.CloseComponents, _ = ledger.Step(reward.TurnNone, &reward.Final{Outcome: rec.Outcome, CompletionTokens: tokens})
 	}
 	out.TotalReward, out.FinalReward = ledger.Total(), ledger.Final()
 	return res, nil

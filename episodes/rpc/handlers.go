@@ -58,11 +58,14 @@ func handleStep(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schema
 	if e := checkAction(&p.Action); e != nil {
 		return nil, nil, e
 	}
+	if p.Usage != nil && p.Usage.CompletionTokens < 0 {
+		return nil, nil, schemas.Errorf(schemas.CodeInvalidParams, "usage.completion_tokens must be >= 0, got %d", p.Usage.CompletionTokens)
+	}
 	st, err := d.m.Enqueue(p.EpisodeID)
 	if err != nil {
 		return nil, nil, rpcError(err)
 	}
-	return func(ctx context.Context) (any, error) { return d.m.Step(ctx, st, p.Action) }, st.Abandon, nil
+	return func(ctx context.Context) (any, error) { return d.m.StepWith(ctx, st, p.Action, p.Usage) }, st.Abandon, nil
 }
 
 func handleClose(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {

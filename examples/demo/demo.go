@@ -25,9 +25,11 @@ import (
 // Name is the demo dataset's name, the prefix of its task ids.
 const Name = "demo"
 
-// sources holds one <db_id>.sql script per database and tasks.jsonl.
+// sources holds one <db_id>.sql script per database, tasks.jsonl, and
+// descriptions/<db_id>.json for the databases described in the JSONL
+// datasets' description format.
 //
-//go:embed *.sql tasks.jsonl
+//go:embed *.sql tasks.jsonl descriptions/*.json
 var sources embed.FS
 
 // BuildFunc creates the SQLite file at path from a SQL script, whole or not
@@ -50,11 +52,34 @@ func Load(ctx context.Context, dir string, build func(ctx context.Context, path,
 	if err != nil {
 		return nil, err
 	}
-	ds := &env.Dataset{Name: Name, Dialect: env.SQLite, Tasks: tasks, DBs: dbs}
+	notes, err := readNotes()
+	if err != nil {
+		return nil, err
+	}
+	ds := &env.Dataset{Name: Name, Dialect: env.SQLite, Tasks: tasks, DBs: dbs, Notes: notes}
 	if err := ds.Index(); err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
 	return ds, nil
+}
+
+// readNotes parses the embedded descriptions, by db_id.
+func readNotes() (map[string]*env.DBNotes, error) {
+	names, err := fs.Glob(sources, "descriptions/*.json")
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	out := map[string]*env.DBNotes{}
+	for _, name := range names {
+		raw, err := sources.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("demo: %w", err)
+		}
+		if out[strings.TrimSuffix(filepath.Base(name), ".json")], err = env.ParseNotes(raw); err != nil {
+			return nil, fmt.Errorf("demo %s: %w", name, err)
+		}
+	}
+	return out, nil
 }
 
 // Scripts returns each database's SQL script by db_id.

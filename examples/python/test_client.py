@@ -355,6 +355,17 @@ class ServerTest(unittest.TestCase):
                             self.client.episode(r["episode_id"])["reward_spec_hash"])
         self.client.close_episode(plain["episode_id"])
 
+    def test_usage_pays_the_length_term(self) -> None:
+        spec = {"final": {"length": -0.1, "length_tokens": 1000}}
+        r = self.client.reset(task_id="demo/library-001", reward=spec)
+        self.client.step(r["episode_id"], tool="execute_sql", arguments={"sql": "SELECT 1"}, completion_tokens=300)
+        s = self.client.step(r["episode_id"], tool="submit", arguments={"sql": demo_gold("library-001")},
+                             completion_tokens=200)
+        self.assertAlmostEqual(s["info"]["reward_components"]["final.length"], -0.05)
+        record = self.client.episode(r["episode_id"])
+        self.assertEqual([st.get("usage") for st in record["steps"]],
+                         [{"completion_tokens": 300}, {"completion_tokens": 200}])
+
     def test_200_calls_in_flight_on_one_socket(self) -> None:
         resets = [self.client.reset_async(task_id="demo/shop-001", max_turns=8) for _ in range(50)]
         episodes = [f.result(30)["episode_id"] for f in resets]

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sqlgym/sqlgym/examples/rewards"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -142,6 +143,26 @@ func TestScript(t *testing.T) {
 			checkOutput(t, pipe(t, srv.url, tt.input, false), tt.want, tt.not)
 		})
 	}
+}
+
+// TestScriptPaperTerms: under the retoolsql preset, .reward shows the
+// spec's new terms and what they paid, and a constant answer is told
+// apart from a correct one.
+func TestScriptPaperTerms(t *testing.T) {
+	spec, err := rewards.Preset("retoolsql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := startServerPaying(t, 0, spec)
+	input := ".reset demo/library-001\n" +
+		".submit SELECT count(*) FROM books AS b JOIN authors AS a ON a.author_id = b.author_id WHERE a.name = 'Jane Austen'\n" +
+		".reward\n.reset demo/library-001\n.submit SELECT 4\n"
+	checkOutput(t, pipe(t, srv.url, input, false), []string{
+		"CORRECT: the result matches the gold's.",
+		"executes_on_correct true", "table_jaccard 0.5", "nonempty 0.1", "length -0.1", "requires_table_read true", "format_ok 0.2",
+		"final.nonempty", "final.table_jaccard", "turn.format_ok", "total                  3.8",
+		"final.mismatch 0", "NOT PAID AS CORRECT: the result matches the gold's, but the query reads no table",
+	}, nil)
 }
 
 // TestScriptIsPlain checks that piped output has no prompts and no colour,

@@ -45,6 +45,12 @@ func startServer(t *testing.T, rowLimit int) *testServer {
 	return startServerWith(t, rowLimit, nil)
 }
 
+// startServerPaying is startServer with the server's reward spec.
+func startServerPaying(t *testing.T, rowLimit int, spec schemas.RewardSpec) *testServer {
+	t.Helper()
+	return startServerWith(t, rowLimit, func(cfg *episodes.Config, _ string) { cfg.Reward = spec })
+}
+
 // startServerWith is startServer with the episode manager's config
 // changed by change (nil: as it is).
 func startServerWith(t *testing.T, rowLimit int, change func(cfg *episodes.Config, dir string)) *testServer {

@@ -32,8 +32,21 @@ func (s *session) showStep(r *stepReply, observation bool) {
 	s.out.styledf(styleCyan, "reward %s%s · turn %d/%d", num(r.Reward), components(info.RewardComponents),
 		info.Turn, info.Turn+info.TurnsLeft)
 	if r.Terminated || r.Truncated {
-		s.showOutcome(info.Outcome)
+		s.showOutcome(outcomeShown(info.StepInfo))
 	}
+}
+
+// outcomeNoTableRead is how the REPL names a correct result that the
+// spec's final.requires_table_read paid as a mismatch.
+const outcomeNoTableRead = "correct, no table read"
+
+// outcomeShown is the outcome to say in words: a correct result paid as
+// a mismatch (it read no table while the gold did) is told apart.
+func outcomeShown(info schemas.StepInfo) string {
+	if _, mismatch := info.RewardComponents["final.mismatch"]; mismatch && info.Outcome == schemas.OutcomeCorrect {
+		return outcomeNoTableRead
+	}
+	return info.Outcome
 }
 
 // showObservation prints the text the model sees, indented.
@@ -70,6 +83,7 @@ func (s *session) showResult(res *rawResult) {
 // outcomes says each outcome in words, with its colour.
 var outcomes = map[string]struct{ style, words string }{
 	schemas.OutcomeCorrect:     {styleGreen, "CORRECT: the result matches the gold's."},
+	outcomeNoTableRead:         {styleYellow, "NOT PAID AS CORRECT: the result matches the gold's, but the query reads no table of the database (final.requires_table_read)."},
 	schemas.OutcomeMismatch:    {styleYellow, "MISMATCH: the query ran, but its result differs from the gold's."},
 	schemas.OutcomePredError:   {styleRed, "FAILED: the submitted query did not run."},
 	schemas.OutcomePredTimeout: {styleRed, "TIMEOUT: the submitted query ran past its time limit."},

@@ -47,6 +47,10 @@ type Record struct {
 	GoldMS float64 `json:"gold_ms"`
 	// GoldEmpty is set when the gold result had no rows.
 	GoldEmpty bool `json:"gold_empty,omitempty"`
+	// NoTableRead is set when the prediction read no table of the
+	// database while the gold did (SELECT 4 when the answer is 4); a
+	// correct one stays correct, as the official EX counts it.
+	NoTableRead bool `json:"no_table_read,omitempty"`
 	// Error is the failing statement's message: the prediction's, or the
 	// gold's prefixed "gold: ".
 	Error string `json:"error,omitempty"`
@@ -86,6 +90,7 @@ func newRecord(i int, t *env.Task, v judge.Verdict, spec schemas.RewardSpec) Rec
 		Index: i, TaskID: t.ID, DBID: t.DBID, Difficulty: t.Difficulty,
 		Outcome: v.Outcome, Correct: v.Outcome == schemas.OutcomeCorrect,
 		PredMS: schemas.Milliseconds(v.PredElapsed), GoldMS: schemas.Milliseconds(v.GoldElapsed), GoldEmpty: v.GoldEmpty,
+		NoTableRead: v.NoTableRead,
 	}
 	switch {
 	case v.PredErr != nil:

@@ -188,10 +188,29 @@ gold_error    1      0.143
 gold_timeout  0      0.000
 
 correct on an empty gold  1
+correct reading no table  0
 mean final reward         0.4143
 `
 	if b.String() != want {
 		t.Errorf("WriteText:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// TestEvaluateNoTableRead: a constant answer that matches keeps its
+// official EX verdict, and the summary counts it.
+func TestEvaluateNoTableRead(t *testing.T) {
+	ds, _, cfg := shopItems(t)
+	task := ds.Tasks[0] // SELECT count(*) FROM item: 3
+	items := []Item{{Task: &task, Prediction: Prediction{SQL: "SELECT 3"}}, {Task: &task, Prediction: Prediction{SQL: task.GoldSQL}}}
+	recs, err := Evaluate(context.Background(), ds, items, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !recs[0].Correct || !recs[0].NoTableRead || recs[1].NoTableRead {
+		t.Errorf("records %+v; want the constant answer correct and flagged, the gold not flagged", recs)
+	}
+	if s := Summarize(recs); s.CorrectNoTableRead != 1 || s.Overall.Correct != 2 {
+		t.Errorf("summary: %d correct reading no table, %d correct; want 1, 2", s.CorrectNoTableRead, s.Overall.Correct)
 	}
 }
 

@@ -40,6 +40,9 @@ type Summary struct {
 	// CorrectEmptyGold counts correct answers whose gold had no rows, the
 	// matches any empty result earns.
 	CorrectEmptyGold int
+	// CorrectNoTableRead counts correct answers that read no table of the
+	// database while the gold did: constant answers that happen to match.
+	CorrectNoTableRead int
 	// MeanReward is the mean final reward the spec paid.
 	MeanReward float64
 }
@@ -69,6 +72,9 @@ func Summarize(recs []Record) *Summary {
 		s.Outcomes[r.Outcome]++
 		if r.Correct && r.GoldEmpty {
 			s.CorrectEmptyGold++
+		}
+		if r.Correct && r.NoTableRead {
+			s.CorrectNoTableRead++
 		}
 		sum += r.Reward
 	}
@@ -130,6 +136,7 @@ func (s *Summary) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%d\t%.3f\n", o, n, share(n, s.Overall.Total))
 	}
 	fmt.Fprintf(tw, "\ncorrect on an empty gold\t%d\n", s.CorrectEmptyGold)
+	fmt.Fprintf(tw, "correct reading no table\t%d\n", s.CorrectNoTableRead)
 	fmt.Fprintf(tw, "mean final reward\t%.4f\n", s.MeanReward)
 	return tw.Flush()
 }

@@ -101,6 +101,13 @@ type Verdict struct {
 	// R-VES bucket, measured on correct answers when the spec pays for it,
 	// else 0.
 	ColumnJaccard, Efficiency float64
+	// TableJaccard is the overlap of the tables the prediction read with
+	// those the gold read (0 for tasks given as rows).
+	TableJaccard float64
+	// NoTableRead is set when the prediction ran and read no table of the
+	// database while the gold read one (a task given as rows counts as
+	// reading one): SELECT 4 when the answer is 4.
+	NoTableRead bool
 	// PredElapsed and GoldElapsed are the statements' run times (the
 	// gold's from the run that filled the cache).
 	PredElapsed, GoldElapsed time.Duration
@@ -114,6 +121,9 @@ func (v Verdict) Final() reward.Final {
 		ColumnJaccard: v.ColumnJaccard,
 		Efficiency:    v.Efficiency,
 		GoldEmpty:     v.GoldEmpty,
+		TableJaccard:  v.TableJaccard,
+		NonEmpty:      v.Pred != nil && len(v.Pred.Rows) > 0,
+		NoTableRead:   v.NoTableRead,
 	}
 }
 
@@ -141,8 +151,10 @@ func (j *Judge) Judge(ctx context.Context, db env.DB, dbKey string, task *env.Ta
 		return j.predFailed(ctx, v, err)
 	}
 	v.Pred, v.PredElapsed = pred, pred.Elapsed
+	v.NoTableRead = len(pred.ReadTables) == 0 && (task.GoldSQL == "" || len(gold.ReadTables) > 0)
 	if task.GoldSQL != "" {
 		v.ColumnJaccard = reward.ColumnJaccard(pred.ReadColumns, gold.ReadColumns)
+		v.TableJaccard = reward.TableJaccard(pred.ReadTables, gold.ReadTables)
 	}
 	ordered := task.GoldSQL != "" && sqltext.HasOrderBy(task.GoldSQL)
 	// A cut prediction cannot be compared as if whole; the gold was not cut.

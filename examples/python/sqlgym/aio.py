@@ -529,11 +529,12 @@ class AsyncClient:
                                                              reward, tags))
 
     async def step(self, episode_id: str, text: Optional[str] = None, tool: Optional[str] = None,
-                   arguments: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+                   arguments: Optional[Dict[str, Any]] = None,
+                   completion_tokens: Optional[int] = None) -> Dict[str, Any]:
         """``episode.step``: one turn, the model's whole completion (``text``)
         or a parsed call (``tool``, ``arguments``); see :meth:`sqlgym.Client.step`.
         Bad SQL and unparseable text are observations, not exceptions."""
-        return await self.call("episode.step", step_params(episode_id, text, tool, arguments))
+        return await self.call("episode.step", step_params(episode_id, text, tool, arguments, completion_tokens))
 
     async def close_episode(self, episode_id: str) -> Dict[str, Any]:
         """``episode.close``: ends (as ``no_submit`` if still running) and

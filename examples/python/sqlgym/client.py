@@ -369,15 +369,19 @@ class Client:
         return self._wait(fut, "episode.reset")
 
     def step_async(self, episode_id: str, text: Optional[str] = None, tool: Optional[str] = None,
-                   arguments: Optional[Dict[str, Any]] = None) -> Future:
+                   arguments: Optional[Dict[str, Any]] = None,
+                   completion_tokens: Optional[int] = None) -> Future:
         """``episode.step`` without waiting (see :meth:`step`)."""
-        return self.call_async("episode.step", step_params(episode_id, text, tool, arguments))
+        return self.call_async("episode.step", step_params(episode_id, text, tool, arguments, completion_tokens))
 
     def step(self, episode_id: str, text: Optional[str] = None, tool: Optional[str] = None,
-             arguments: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+             arguments: Optional[Dict[str, Any]] = None,
+             completion_tokens: Optional[int] = None) -> Dict[str, Any]:
         """``episode.step``: one turn, either the model's whole completion
         (``text``, parsed with the episode's action format) or a call the
-        client parsed (``tool`` and ``arguments``).
+        client parsed (``tool`` and ``arguments``). ``completion_tokens``,
+        the completion's length as the inference server reported it, is
+        recorded with the step and paid by the reward's length term.
 
         Returns ``{observation, reward, terminated, truncated, info}``. Bad
         SQL, timeouts and unparseable text are observations with
@@ -389,7 +393,7 @@ class Client:
         :meth:`episode` (``episode.get``) shows the steps the server
         recorded; check it before sending the step again.
         """
-        return self._wait(self.step_async(episode_id, text, tool, arguments), "episode.step")
+        return self._wait(self.step_async(episode_id, text, tool, arguments, completion_tokens), "episode.step")
 
     def close_episode_async(self, episode_id: str) -> Future:
         """``episode.close`` without waiting."""

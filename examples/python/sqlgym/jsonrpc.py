@@ -55,13 +55,19 @@ def reset_params(task_id: Optional[str] = None, dataset: Optional[str] = None, s
 
 
 def step_params(episode_id: str, text: Optional[str] = None, tool: Optional[str] = None,
-                arguments: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+                arguments: Optional[Dict[str, Any]] = None,
+                completion_tokens: Optional[int] = None) -> Dict[str, Any]:
     """The params of ``episode.step``: exactly one of ``text`` (a completion)
-    or ``tool`` (a parsed call, with ``arguments``)."""
+    or ``tool`` (a parsed call, with ``arguments``), and the completion's
+    token count as ``usage`` when given (recorded, and paid by the reward's
+    length term)."""
     if (text is None) == (tool is None):
         raise ValueError("step: give exactly one of text (a completion) or tool (a parsed call)")
     action: Dict[str, Any] = {"text": text} if text is not None else {"tool": tool, "arguments": arguments or {}}
-    return {"episode_id": episode_id, "action": action}
+    params: Dict[str, Any] = {"episode_id": episode_id, "action": action}
+    if completion_tokens is not None:
+        params["usage"] = {"completion_tokens": completion_tokens}
+    return params
 
 
 def replies(msg: str) -> Iterator[Tuple[int, Dict[str, Any]]]:
