@@ -72,35 +72,6 @@ func (l *Log) appendEvent(ev *event, apply func(*summary)) (int64, error) {
 	return seq, err
 }
 
-// append writes one line, rotating first when the segment is full, and
-// counts it in the segment's summary. It returns the log's size after the
-// line, which End waits to see fsynced.
-func (l *Log) append(line []byte, apply func(*summary)) (int64, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	switch {
-	case l.opts.ReadOnly:
-		return 0, ErrReadOnly
-	case l.closed:
-		return 0, ErrClosed
-	case l.failed != nil:
-		return 0, fmt.Errorf("trajectory log stopped: %w", l.failed)
-	}
-	if l.seg.size > 0 && l.seg.size+int64(len(line)) > l.opts.SegmentBytes {
-		if err := l.rotateLocked(); err != nil {
-			l.failed = err
-			l.markSynced(0, err)
-			return 0, err
-		}
-	}
-	seq, err := l.writeLocked(line)
-	if err != nil {
-		return 0, err
-	}
-	apply(l.seg.sum)
-	return seq, nil
-}
-
 // writeLocked hands line to the operating system. A failed write that
 // left part of the line behind is cut off, so that nothing is ever
 // appended after garbage; when that fails too, the log stops.
@@ -119,6 +90,7 @@ func (l *Log) writeLocked(line []byte) (int64, error) {
 	l.seg.sum.add(n)
 	l.bytes.Add(int64(n))
 	l.lines.Add(1)
+	l.writes.Add(1)
 	return l.written, nil
 }
 

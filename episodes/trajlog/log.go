@@ -103,6 +103,16 @@ type Log struct {
 	closed  bool
 	failed  error // once set, the log takes no more writes
 
+	// The group write (groupwrite.go), guarded by mu.
+	writing     bool          // an appender is writing lines; others queue theirs
+	idle        *sync.Cond    // on mu: broadcast when writing ends
+	queued      []byte        // lines waiting for the writer
+	queuedLines []pendingLine // what each queued line is
+	next        *group        // the outcome the queued lines' appenders wait for
+	spare       []byte        // the buffer queued gets after a write, reused
+	spareLines  []pendingLine
+	beforeWrite func() // tests only: runs before each write(2), mu released
+
 	smu      sync.Mutex    // guards synced, syncErr, syncedCh
 	synced   int64         // bytes known to be on disk
 	syncErr  error         // the fsync failure that stopped the log
@@ -113,13 +123,14 @@ type Log struct {
 	flushDone  chan struct{} // closed when the flusher has returned
 	verifyDone chan struct{} // closed when the background verification has returned (or never ran)
 
-	bytes, lines, fsyncs, rotations atomic.Int64
+	bytes, lines, writes, fsyncs, rotations atomic.Int64
 }
 
 // Stats are a log's counters since Open.
 type Stats struct {
 	BytesWritten int64 // bytes of lines written
 	Lines        int64 // lines written
+	Writes       int64 // write(2) calls that wrote them: fewer than Lines when lines were grouped
 	Fsyncs       int64 // fsyncs of segments
 	Rotations    int64 // segments sealed for size
 	Segment      int   // number of the segment being written
@@ -135,6 +146,7 @@ func Open(dir string, opts Options) (*Log, error) {
 	}
 	l := &Log{dir: dir, opts: opts, live: map[string]*liveEntry{}, syncedCh: make(chan struct{}),
 		kick: make(chan struct{}, 1), stop: make(chan struct{}), flushDone: make(chan struct{}), verifyDone: make(chan struct{})}
+	l.idle = sync.NewCond(&l.mu)
 	if opts.ReadOnly || !opts.Verify {
 		close(l.verifyDone)
 	}
@@ -196,8 +208,8 @@ func (l *Log) Recovery() Recovery { return l.recovery }
 
 // Stats returns the log's counters.
 func (l *Log) Stats() Stats {
-	st := Stats{BytesWritten: l.bytes.Load(), Lines: l.lines.Load(), Fsyncs: l.fsyncs.Load(),
-		Rotations: l.rotations.Load()}
+	st := Stats{BytesWritten: l.bytes.Load(), Lines: l.lines.Load(), Writes: l.writes.Load(),
+		Fsyncs: l.fsyncs.Load(), Rotations: l.rotations.Load()}
 	l.mu.Lock()
 	if l.seg != nil {
 		st.Segment = l.seg.n
@@ -223,6 +235,9 @@ func (l *Log) Close() error {
 		return nil
 	}
 	l.closed = true
+	for l.writing {
+		l.idle.Wait() // the writer writes what is queued, then lets go
+	}
 	l.mu.Unlock()
 	close(l.stop)
 	<-l.flushDone
