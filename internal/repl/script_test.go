@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/examples/rewards"
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -202,11 +203,8 @@ func (s *syncBuffer) String() string {
 // waitFor waits until out holds want.
 func waitFor(t *testing.T, out *syncBuffer, want string) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), want); {
-		if time.Now().After(deadline) {
-			t.Fatalf("output never held %q:\n%s", want, out.String())
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !waitfor.Within(waitfor.Timeout, func() bool { return strings.Contains(out.String(), want) }) {
+		t.Fatalf("output never held %q:\n%s", want, out.String())
 	}
 }
 
