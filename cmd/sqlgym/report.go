@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
@@ -120,7 +121,7 @@ func writeReports(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter, o 
 			fmt.Fprintln(stdout)
 		}
 		if by != "" {
-			fmt.Fprintf(stdout, "%s = %s\n", by, k)
+			fmt.Fprintf(stdout, "%s = %s\n", by, orUntagged(k))
 		}
 		if err := writeOneReport(ctx, groups[k], o, out, reportName(by, k), stdout); err != nil {
 			return err
@@ -146,11 +147,23 @@ func writeOneReport(ctx context.Context, eps []*schemas.Trajectory, o report.Opt
 	return rep.WriteText(stdout)
 }
 
+// reportName is the file of a report: report.json, or with --by,
+// report-VALUE.json with the value path-escaped, so that distinct values
+// (a/b, c/b, the empty value of the episodes without the tag) never
+// share a file and none leaves the folder.
 func reportName(by, value string) string {
 	if by == "" {
 		return reportFile
 	}
-	return "report-" + filepath.Base(filepath.Clean("/"+value)) + ".json"
+	return "report-" + url.PathEscape(value) + ".json"
+}
+
+// orUntagged names the group of the episodes without the --by tag.
+func orUntagged(v string) string {
+	if v == "" {
+		return "(untagged)"
+	}
+	return v
 }
 
 // tagValue is a tag's value as text ("" when absent).

@@ -20,11 +20,21 @@ type rolloutProgress struct {
 	correct        int
 	tokens         int
 	start, redrawn time.Time
+	now            func() time.Time // the clock: time.Now but in tests
 }
 
 func newRolloutProgress(w io.Writer, total int) *rolloutProgress {
-	return &rolloutProgress{w: w, term: isTerminal(w), total: total, start: time.Now()}
+	return newRolloutProgressAt(w, total, time.Now)
 }
+
+// newRolloutProgressAt is newRolloutProgress on a given clock.
+func newRolloutProgressAt(w io.Writer, total int, now func() time.Time) *rolloutProgress {
+	return &rolloutProgress{w: w, term: isTerminal(w), total: total, start: now(), now: now}
+}
+
+// redrawEvery is how often the bar is redrawn at most (the last
+// episode always redraws it).
+const redrawEvery = 100 * time.Millisecond
 
 // add counts an ended episode and shows it. Calls are serialized by the
 // caller (rollout.Config.OnResult).
@@ -35,7 +45,7 @@ func (p *rolloutProgress) add(res rollout.Result) {
 		p.correct++
 	}
 	stats := fmt.Sprintf("accuracy %.1f%%, %.0f tokens/s", 100*float64(p.correct)/float64(p.done),
-		float64(p.tokens)/max(time.Since(p.start).Seconds(), 1e-3))
+		float64(p.tokens)/max(p.now().Sub(p.start).Seconds(), 1e-3))
 	if !p.term {
 		what := fmt.Sprintf("%s (%d steps)", res.Outcome, res.Steps)
 		if res.Err != nil {
@@ -45,10 +55,10 @@ func (p *rolloutProgress) add(res rollout.Result) {
 			res.EpisodeID, what, stats)
 		return
 	}
-	if time.Since(p.redrawn) < 100*time.Millisecond && p.done < p.total {
+	if p.now().Sub(p.redrawn) < redrawEvery && p.done < p.total {
 		return
 	}
-	p.redrawn = time.Now()
+	p.redrawn = p.now()
 	const width = 30
 	fill := p.done * width / p.total
 	fmt.Fprintf(p.w, "\r[%s%s] %d/%d episodes, %s ", strings.Repeat("=", fill), strings.Repeat(" ", width-fill),

@@ -15,6 +15,7 @@ import (
 	"github.com/sqlgym/sqlgym/examples/demo"
 	"github.com/sqlgym/sqlgym/internal/rollout"
 	"github.com/sqlgym/sqlgym/internal/rollout/report"
+	"github.com/sqlgym/sqlgym/internal/testserver"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
@@ -22,8 +23,9 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// world is a real episode server in process: the demo dataset on SQLite,
-// a Manager recording to a trajectory log in a temporary folder.
+// world is a real episode server: the demo dataset on SQLite, a Manager
+// recording to a trajectory log in a temporary folder, played in process
+// or, served, over a WebSocket through episodes/client.
 type world struct {
 	ds      *env.Dataset
 	catalog *env.Catalog
@@ -32,7 +34,14 @@ type world struct {
 	env     rollout.Env
 }
 
-func newWorld(t *testing.T) *world {
+// newWorld plays the episodes on the Manager in this process.
+func newWorld(t *testing.T) *world { return buildWorld(t, false) }
+
+// newServedWorld plays them on a server of the same Manager, through a
+// client connected to its socket.
+func newServedWorld(t *testing.T) *world { return buildWorld(t, true) }
+
+func buildWorld(t *testing.T, served bool) *world {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -46,8 +55,13 @@ func newWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.log.Close() })
-	mgr, err := episodes.New(episodes.Config{Datasets: []*env.Dataset{ds}, Catalog: w.catalog, Runner: w.runner,
-		Judge: judge.New(judge.Config{}), Reward: schemas.DefaultRewardSpec(), Recorder: w.log, MaxTurns: 4})
+	cfg := episodes.Config{Datasets: []*env.Dataset{ds}, Catalog: w.catalog, Runner: w.runner,
+		Judge: judge.New(judge.Config{}), Reward: schemas.DefaultRewardSpec(), Recorder: w.log, MaxTurns: 4}
+	if served {
+		w.env = rollout.ClientEnv{C: testserver.Start(t, cfg, testserver.Options{}).Dial(t)}
+		return w
+	}
+	mgr, err := episodes.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,11 +88,12 @@ func Build(ctx context.Context, eps []*schemas.Trajectory, o Options) *Report {
 	for i, t := range kept {
 		facts[i] = newFact(ctx, t, order[i], o)
 	}
+	vote := voteKind(o)
 	r := &Report{Run: commonTag(kept, "run"), Model: commonTag(kept, "model"), Stats: *compute(facts),
-		ByDifficulty: breakdown(facts, func(f *fact) string { return orNone(f.t.Task.Difficulty) }),
-		ByDB:         breakdown(facts, func(f *fact) string { return f.t.Task.Dataset + "/" + f.t.Task.DBID })}
-	r.Unfinished = unfinished
-	r.SCVote = voteKind(o)
+		ByDifficulty: breakdown(facts, unfinished, vote, func(t *schemas.Trajectory) string { return orNone(t.Task.Difficulty) }),
+		ByDB:         breakdown(facts, unfinished, vote, func(t *schemas.Trajectory) string { return t.Task.Dataset + "/" + t.Task.DBID })}
+	r.Unfinished = len(unfinished)
+	r.SCVote = vote
 	return r
 }
 
@@ -110,15 +111,26 @@ func orNone(s string) string {
 	return s
 }
 
-// breakdown computes the stats of each group of facts.
-func breakdown(facts []*fact, by func(*fact) string) map[string]*Stats {
+// breakdown computes the stats of each group of facts, each counting
+// its unfinished samples and saying what its votes compared, as the
+// whole report does.
+func breakdown(facts []*fact, unfinished []*schemas.Trajectory, vote string, by func(*schemas.Trajectory) string) map[string]*Stats {
 	groups := map[string][]*fact{}
 	for _, f := range facts {
-		groups[by(f)] = append(groups[by(f)], f)
+		groups[by(f.t)] = append(groups[by(f.t)], f)
+	}
+	for _, t := range unfinished {
+		if _, ok := groups[by(t)]; !ok {
+			groups[by(t)] = nil
+		}
 	}
 	out := map[string]*Stats{}
 	for k, fs := range groups {
 		out[k] = compute(fs)
+		out[k].SCVote = vote
+	}
+	for _, t := range unfinished {
+		out[by(t)].Unfinished++
 	}
 	return out
 }

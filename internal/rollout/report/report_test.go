@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/sqlgym/sqlgym/internal/rollout/report"
@@ -60,8 +61,45 @@ func TestSCVoteByText(t *testing.T) {
 			t.Errorf("%s: SC %v by %s, want %v by sql_text", tt.name, rep.SCAccuracy, rep.SCVote, tt.want)
 		}
 	}
-	rep := report.Build(context.Background(), []*schemas.Trajectory{submitted(0, "SELECT 1", "correct"), closed}, report.Options{})
-	if rep.Unfinished != 1 || rep.Episodes != 1 {
-		t.Errorf("unfinished %d, episodes %d; want 1 and 1", rep.Unfinished, rep.Episodes)
+	other := submitted(0, "SELECT 9", "no_submit") // a sample of another database, closed
+	other.Steps[0].Outcome, other.Task.TaskID, other.Task.DBID = "", "d/2", "db2"
+	rep := report.Build(context.Background(), []*schemas.Trajectory{submitted(0, "SELECT 1", "correct"), closed, other}, report.Options{})
+	if rep.Unfinished != 2 || rep.Episodes != 1 {
+		t.Errorf("unfinished %d, episodes %d; want 2 and 1", rep.Unfinished, rep.Episodes)
+	}
+	// The breakdowns count their own unfinished samples and say how they voted.
+	for db, want := range map[string][2]int{"d/db": {1, 1}, "d/db2": {1, 0}} {
+		s := rep.ByDB[db]
+		if s == nil || s.Unfinished != want[0] || s.Episodes != want[1] || s.SCVote != "sql_text" {
+			t.Errorf("by_db %s: %+v, want %d unfinished, %d episodes, sc_vote sql_text", db, s, want[0], want[1])
+		}
+	}
+	if s := rep.ByDifficulty["unknown"]; s == nil || s.Unfinished != 2 {
+		t.Errorf("by_difficulty unknown: %+v, want 2 unfinished", s)
+	}
+}
+
+// TestWriteTextSaysHowVotesCompared: the terminal report says plainly
+// what the votes compared, and its breakdowns show pass@K beside pass@1
+// only when K is above 1.
+func TestWriteTextSaysHowVotesCompared(t *testing.T) {
+	tests := []struct {
+		eps       []*schemas.Trajectory
+		wantTable string
+	}{
+		{[]*schemas.Trajectory{submitted(0, "SELECT 1", "correct")}, "difficulty  tasks  episodes  pass@1    mean"},
+		{[]*schemas.Trajectory{submitted(0, "SELECT 1", "correct"), submitted(1, "SELECT 2", "mismatch")},
+			"difficulty  tasks  episodes  pass@1  pass@2"},
+	}
+	for _, tt := range tests {
+		var out strings.Builder
+		if err := report.Build(context.Background(), tt.eps, report.Options{}).WriteText(&out); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"(vote by normalized SQL text, not by result set", tt.wantTable} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("%d samples: report lacks %q:\n%s", len(tt.eps), want, &out)
+			}
+		}
 	}
 }

@@ -16,11 +16,13 @@ type sampleKey struct {
 // sample tag are a sampled run's: of several episodes of one sample (a
 // sample played again after a resume) the last one that ended by its
 // own steps counts, and a sample none of whose episodes did is
-// unfinished. Episodes without one (an RL run's) all count. Each kept
-// episode comes with its order: its sample index, or its place.
-func selectEpisodes(eps []*schemas.Trajectory) (kept []*schemas.Trajectory, order []int, unfinished int) {
+// unfinished (and comes back as its last episode). Episodes without one
+// (an RL run's) all count. Each kept episode comes with its order: its
+// sample index, or its place.
+func selectEpisodes(eps []*schemas.Trajectory) (kept []*schemas.Trajectory, order []int, unfinished []*schemas.Trajectory) {
 	best := map[sampleKey]int{} // index in kept
-	seen := map[sampleKey]bool{}
+	seen := map[sampleKey]*schemas.Trajectory{}
+	var keys []sampleKey // in the order first seen
 	for i, t := range eps {
 		s, ok := SampleOf(t)
 		if !ok {
@@ -28,7 +30,10 @@ func selectEpisodes(eps []*schemas.Trajectory) (kept []*schemas.Trajectory, orde
 			continue
 		}
 		k := sampleKey{t.Task.TaskID, s}
-		seen[k] = true
+		if seen[k] == nil {
+			keys = append(keys, k)
+		}
+		seen[k] = t
 		if !EndedByStep(t) {
 			continue
 		}
@@ -39,9 +44,9 @@ func selectEpisodes(eps []*schemas.Trajectory) (kept []*schemas.Trajectory, orde
 		best[k] = len(kept)
 		kept, order = append(kept, t), append(order, s)
 	}
-	for k := range seen {
+	for _, k := range keys {
 		if _, ok := best[k]; !ok {
-			unfinished++
+			unfinished = append(unfinished, seen[k])
 		}
 	}
 	return kept, order, unfinished

@@ -21,7 +21,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(tw, "pass@k\t%s\n", passLine(r.PassAtK))
 	fmt.Fprintf(tw, "mean accuracy\t%s\n", pct(r.MeanAccuracy))
-	fmt.Fprintf(tw, "self-consistency\t%s (vote by %s)\n", pct(r.SCAccuracy), strings.ReplaceAll(r.SCVote, "_", " "))
+	fmt.Fprintf(tw, "self-consistency\t%s (%s)\n", pct(r.SCAccuracy), voteNote(r.SCVote))
 	fmt.Fprintf(tw, "first-shot\t%s\nafter repair\t%s\n", pct(r.FirstShotAccuracy), pct(r.AfterRepairAccuracy))
 	if r.Tokens.Episodes > 0 {
 		fmt.Fprintf(tw, "tokens\t%d prompt, %d completion (%d episodes)\n", r.Tokens.Prompt, r.Tokens.Completion, r.Tokens.Episodes)
@@ -38,15 +38,28 @@ func (r *Report) WriteText(w io.Writer) error {
 	return writeBreakdown(w, "database", r.ByDB, r.Samples)
 }
 
+// voteNote says what the self-consistency votes compared.
+func voteNote(kind string) string {
+	if kind == "result_set" {
+		return "vote by result set"
+	}
+	return "vote by normalized SQL text, not by result set: the databases were not loaded"
+}
+
 // writeBreakdown writes one row per group, in name order.
 func writeBreakdown(w io.Writer, title string, groups map[string]*Stats, k int) error {
 	fmt.Fprintf(w, "\nby %s\n", title)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\ttasks\tepisodes\tpass@1\tpass@%d\tmean\tSC\tfirst-shot\trepair\t\n", title, k)
+	passK := func(m map[string]float64) string { return "\t" + pctOf(m, k) }
+	head := fmt.Sprintf("\tpass@%d", k)
+	if k <= 1 { // pass@1 is already there
+		passK, head = func(map[string]float64) string { return "" }, ""
+	}
+	fmt.Fprintf(tw, "%s\ttasks\tepisodes\tpass@1%s\tmean\tSC\tfirst-shot\trepair\t\n", title, head)
 	for _, name := range sortedKeys(groups) {
 		s := groups[name]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name, s.Tasks, s.Episodes,
-			pctOf(s.PassAtK, 1), pctOf(s.PassAtK, k), pct(s.MeanAccuracy), pct(s.SCAccuracy),
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s%s\t%s\t%s\t%s\t%s\t\n", name, s.Tasks, s.Episodes,
+			pctOf(s.PassAtK, 1), passK(s.PassAtK), pct(s.MeanAccuracy), pct(s.SCAccuracy),
 			pct(s.FirstShotAccuracy), pct(s.AfterRepairAccuracy))
 	}
 	return tw.Flush()
