@@ -12,7 +12,10 @@ import (
 // socket.
 type Env interface {
 	Reset(ctx context.Context, p schemas.ResetParams) (*schemas.ResetResult, error)
-	Step(ctx context.Context, episodeID string, a schemas.Action) (*schemas.StepResult, error)
+	// Step runs one action; usage, when not nil, is what the model's
+	// completion behind it cost, recorded with the step and paid by the
+	// reward's length term.
+	Step(ctx context.Context, episodeID string, a schemas.Action, usage *schemas.Usage) (*schemas.StepResult, error)
 	Close(ctx context.Context, episodeID string) (*schemas.CloseResult, error)
 }
 
@@ -26,12 +29,12 @@ func (e ManagerEnv) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.
 }
 
 // Step takes the step's place in its episode's queue and runs it.
-func (e ManagerEnv) Step(ctx context.Context, id string, a schemas.Action) (*schemas.StepResult, error) {
+func (e ManagerEnv) Step(ctx context.Context, id string, a schemas.Action, usage *schemas.Usage) (*schemas.StepResult, error) {
 	st, err := e.M.Enqueue(id)
 	if err != nil {
 		return nil, err
 	}
-	return e.M.Step(ctx, st, a) // Step gives the place up however it ends
+	return e.M.StepWith(ctx, st, a, usage) // StepWith gives the place up however it ends
 }
 
 // Close ends the episode.
@@ -48,8 +51,8 @@ func (e ClientEnv) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.R
 }
 
 // Step runs one action.
-func (e ClientEnv) Step(ctx context.Context, id string, a schemas.Action) (*schemas.StepResult, error) {
-	return e.C.Step(ctx, id, a)
+func (e ClientEnv) Step(ctx context.Context, id string, a schemas.Action, usage *schemas.Usage) (*schemas.StepResult, error) {
+	return e.C.StepParams(ctx, schemas.StepParams{EpisodeID: id, Action: a, Usage: usage})
 }
 
 // Close ends the episode.

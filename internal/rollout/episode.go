@@ -83,7 +83,7 @@ func (p *player) turns(ctx context.Context, conv *conversation, res *Result) err
 			return err
 		}
 		res.Requests++
-		step, err := p.env.Step(ctx, res.EpisodeID, conv.reply(msg))
+		step, err := p.env.Step(ctx, res.EpisodeID, conv.reply(msg), stepUsage(usage))
 		if err != nil {
 			return fmt.Errorf("step %s: %w", res.EpisodeID, err)
 		}
@@ -94,6 +94,15 @@ func (p *player) turns(ctx context.Context, conv *conversation, res *Result) err
 		}
 		conv.observe(step.Observation.Content)
 	}
+}
+
+// stepUsage is what a completion cost, as the step reports it to the
+// episode; nil when the endpoint reported no completion tokens.
+func stepUsage(u Usage) *schemas.Usage {
+	if u.CompletionTokens <= 0 {
+		return nil
+	}
+	return &schemas.Usage{CompletionTokens: u.CompletionTokens}
 }
 
 // closeEarly closes an episode that cannot go on, even when ctx was

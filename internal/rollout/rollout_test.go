@@ -59,7 +59,15 @@ func TestRolloutReportNumbers(t *testing.T) {
 	if sum.Usage.CompletionTokens != 10*m.answered() {
 		t.Errorf("completion tokens %d, want 10 per answered request (%d)", sum.Usage.CompletionTokens, m.answered())
 	}
-	rep := report.Build(ctx, w.episodes(t, "mix", false), report.Options{Voter: w.voter()})
+	eps := w.episodes(t, "mix", false)
+	for _, ep := range eps {
+		for _, st := range ep.Steps { // the stub reports 10 completion tokens a reply
+			if st.Usage == nil || st.Usage.CompletionTokens != 10 {
+				t.Fatalf("%s turn %d usage %+v, want the completion's 10 tokens", ep.EpisodeID, st.Turn, st.Usage)
+			}
+		}
+	}
+	rep := report.Build(ctx, eps, report.Options{Voter: w.voter()})
 	// By hand: A has 3 of 4 correct, B 1 of 4, C 2 of 4.
 	want := map[string]float64{
 		"1": (3.0/4 + 1.0/4 + 2.0/4) / 3,
