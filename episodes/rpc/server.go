@@ -160,12 +160,12 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if !s.admitConn(w) {
 		return
 	}
-	defer s.open.Add(-1)
 	ws, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
+		s.open.Add(-1)
 		return // the upgrader has answered the client
 	}
-	s.serveConn(ws)
+	s.serveConn(ws) // holds the room in MaxConnections until the socket closes
 }
 
 // admitConn counts a WebSocket or HTTP request against MaxConnections,
