@@ -22,8 +22,9 @@ type wsConn struct {
 	q       *connBytes
 	ctx     context.Context // ends when the connection is asked to close
 	cancel  context.CancelFunc
-	pinger  *time.Timer // makes a ping due every PingInterval
-	closing atomic.Bool // the server has asked the connection to close
+	pinger  *time.Timer   // makes a ping due every PingInterval
+	closing atomic.Bool   // the server has asked the connection to close
+	parsed  chan struct{} // a job tells the reader its frame is parsed
 
 	// Only the reader goroutine touches inMessage (the pong handler runs
 	// on it, inside the read calls).
@@ -37,7 +38,7 @@ type wsConn struct {
 // upgrade request, a deep stack). The connection holds its room in
 // MaxConnections until it is closed.
 func (s *Server) serveConn(ws *websocket.Conn) {
-	c := &wsConn{s: s, ws: ws, q: newConnBytes(s.cfg.MaxConnBytes)}
+	c := &wsConn{s: s, ws: ws, q: newConnBytes(s.cfg.MaxConnBytes), parsed: make(chan struct{}, 1)}
 	c.ctx, c.cancel = context.WithCancel(s.base)
 	c.pinger = time.AfterFunc(s.cfg.PingInterval, c.pingDue)
 	if !s.track(c) {
@@ -116,18 +117,28 @@ func (c *wsConn) readLoop(jobs *sync.WaitGroup) {
 		if kind != websocket.TextMessage {
 			frame = nil // answered as a parse error: text frames only
 		}
-		job := c.s.cfg.Dispatcher.Prepare(frame)
-		c.s.reading.release(held) // the frame is parsed; what the job keeps is counted below
 		counted := c.q.hold(len(frame))
 		jobs.Add(1)
-		c.s.workers.Go(func() {
-			defer jobs.Done()
-			write := c.q.done(counted, job.Run(c.s.base))
-			<-slots
-			if write {
-				c.write() // no writer ran: this job's goroutine writes, then goes back to the workers
-			}
-		})
+		c.s.workers.Go(func() { c.runFrame(frame, held, counted, slots, jobs) })
+		<-c.parsed
+	}
+}
+
+// runFrame runs one frame, on a worker. It parses the frame first (a step
+// takes its place in its episode's queue then) while the reader waits, so
+// frames take their places in the order they arrived; then it lets the
+// reader read on and runs the calls. Parsing here rather than on the
+// reader keeps the reader's stack, which an idle socket holds, to what
+// reading needs.
+func (c *wsConn) runFrame(frame []byte, held, counted int64, slots chan struct{}, jobs *sync.WaitGroup) {
+	defer jobs.Done()
+	job := c.s.cfg.Dispatcher.Prepare(frame)
+	c.s.reading.release(held) // the frame is parsed; what the job keeps is counted in counted
+	c.parsed <- struct{}{}
+	write := c.q.done(counted, job.Run(c.s.base))
+	<-slots
+	if write {
+		c.write() // no writer ran: this job's goroutine writes, then goes back to the workers
 	}
 }
 
