@@ -111,9 +111,11 @@ func NewServer(ctx context.Context, cfg ServerConfig) *Server {
 	s.metrics = newMetrics(cfg.Registry)
 	countReading(cfg.Registry, s.reading.inUse)
 	s.upgrader = websocket.Upgrader{
-		// Reads reuse the HTTP server's 4 KiB buffer; a write buffer is
-		// taken from the pool only while a reply is being written, so an
-		// idle socket holds none.
+		// A write buffer is taken from the pool only while a reply is
+		// being written, so an idle socket holds none. The read buffer,
+		// which every socket keeps, is sized to a typical request: larger
+		// payloads are read past it, straight into the frame's buffer.
+		ReadBufferSize:  readBufferSize,
 		WriteBufferSize: writeChunk, WriteBufferPool: &sync.Pool{},
 		CheckOrigin: func(*http.Request) bool { return true }, // not a browser API; the token guards it
 	}

@@ -75,9 +75,9 @@ func (c *wsConn) finish() {
 	c.pinger.Stop()
 	c.cancel()
 	c.ws.Close()
-	c.s.metrics.connections.Dec()
-	c.s.untrack(c)
 	c.s.open.Add(-1)
+	c.s.untrack(c)
+	c.s.metrics.connections.Dec() // last: whoever sees the count finds the room given back
 }
 
 // readLoop reads frames and starts a job for each, until the socket fails
