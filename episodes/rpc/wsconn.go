@@ -76,8 +76,8 @@ func (c *wsConn) finish() {
 	c.cancel()
 	c.ws.Close()
 	c.s.open.Add(-1)
-	c.s.untrack(c)
-	c.s.metrics.connections.Dec() // last: whoever sees the count finds the room given back
+	c.s.metrics.connections.Dec() // after the room: whoever sees the count drop can connect
+	c.s.untrack(c)                // last: Server.Close returns once every connection got here
 }
 
 // readLoop reads frames and starts a job for each, until the socket fails
