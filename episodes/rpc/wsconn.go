@@ -3,6 +3,7 @@ package rpc
 import (
 	"context"
 	"errors"
+	"math"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -40,7 +41,8 @@ type wsConn struct {
 func (s *Server) serveConn(ws *websocket.Conn) {
 	c := &wsConn{s: s, ws: ws, q: newConnBytes(s.cfg.MaxConnBytes), parsed: make(chan struct{}, 1)}
 	c.ctx, c.cancel = context.WithCancel(s.base)
-	c.pinger = time.AfterFunc(s.cfg.PingInterval, c.pingDue)
+	c.pinger = time.AfterFunc(math.MaxInt64, c.pingDue)
+	c.pinger.Reset(s.cfg.PingInterval) // armed only once c.pinger is set: pingDue re-arms it
 	if !s.track(c) {
 		c.pinger.Stop()
 		c.cancel()
