@@ -111,9 +111,11 @@ func NewServer(ctx context.Context, cfg ServerConfig) *Server {
 	s.metrics = newMetrics(cfg.Registry)
 	countReading(cfg.Registry, s.reading.inUse)
 	s.upgrader = websocket.Upgrader{
-		// Reads reuse the HTTP server's 4 KiB buffer; a write buffer is
-		// taken from the pool only while a reply is being written, so an
-		// idle socket holds none.
+		// A write buffer is taken from the pool only while a reply is
+		// being written, so an idle socket holds none. The read buffer,
+		// which every socket keeps, is sized to a typical request: larger
+		// payloads are read past it, straight into the frame's buffer.
+		ReadBufferSize:  readBufferSize,
 		WriteBufferSize: writeChunk, WriteBufferPool: &sync.Pool{},
 		CheckOrigin: func(*http.Request) bool { return true }, // not a browser API; the token guards it
 	}
@@ -160,12 +162,12 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if !s.admitConn(w) {
 		return
 	}
-	defer s.open.Add(-1)
 	ws, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
+		s.open.Add(-1)
 		return // the upgrader has answered the client
 	}
-	s.serveConn(ws)
+	s.serveConn(ws) // holds the room in MaxConnections until the socket closes
 }
 
 // admitConn counts a WebSocket or HTTP request against MaxConnections,

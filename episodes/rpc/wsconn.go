@@ -3,57 +3,83 @@ package rpc
 import (
 	"context"
 	"errors"
+	"math"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
 	"go.uber.org/zap"
 )
 
-// wsConn is one WebSocket connection: one reader (the handler goroutine),
-// one writer, and a goroutine per frame in flight. All of them are joined
-// before serveConn returns.
+// wsConn is one WebSocket connection: a reader goroutine, and a writer
+// only while something is to be written (see connBytes). The reader runs
+// each frame as a job on the server's workers. Once the reader and every
+// job have ended, the writer closes the socket (finish).
 type wsConn struct {
-	s      *Server
-	ws     *websocket.Conn
-	q      *connBytes
-	ctx    context.Context // ends when the connection is asked to close
-	cancel context.CancelFunc
-	dead   chan struct{} // closed when the writer stops: replies are dropped
-	stop   chan struct{} // closed to ask the writer to send a close frame and stop
-	eof    chan struct{} // closed when every job has ended: the writer finishes the queue and closes
-	once   sync.Once     // guards close(stop)
+	s       *Server
+	ws      *websocket.Conn
+	q       *connBytes
+	ctx     context.Context // ends when the connection is asked to close
+	cancel  context.CancelFunc
+	pinger  *time.Timer   // makes a ping due every PingInterval
+	closing atomic.Bool   // the server has asked the connection to close
+	parsed  chan struct{} // a job tells the reader its frame is parsed
 
 	// Only the reader goroutine touches inMessage (the pong handler runs
 	// on it, inside the read calls).
 	inMessage bool
 }
 
-// serveConn runs the connection until the peer goes away or the server
-// shuts down.
+// serveConn serves an upgraded connection until the peer goes away or
+// the server shuts down. It returns at once: the reading goes on in a
+// goroutine of its own, so that the HTTP server's goroutine for the
+// connection ends and with it what it held (its buffered writer, the
+// upgrade request, a deep stack). The connection holds its room in
+// MaxConnections until it is closed.
 func (s *Server) serveConn(ws *websocket.Conn) {
-	c := &wsConn{s: s, ws: ws, q: newConnBytes(s.cfg.MaxConnBytes),
-		dead: make(chan struct{}), stop: make(chan struct{}), eof: make(chan struct{})}
+	c := &wsConn{s: s, ws: ws, q: newConnBytes(s.cfg.MaxConnBytes), parsed: make(chan struct{}, 1)}
 	c.ctx, c.cancel = context.WithCancel(s.base)
-	defer c.cancel()
+	c.pinger = time.AfterFunc(math.MaxInt64, c.pingDue)
+	c.pinger.Reset(s.cfg.PingInterval) // armed only once c.pinger is set: pingDue re-arms it
 	if !s.track(c) {
+		c.pinger.Stop()
+		c.cancel()
 		c.closeFrame(websocket.CloseGoingAway, "server shutting down")
 		ws.Close()
+		s.open.Add(-1)
 		return
 	}
-	defer s.untrack(c)
 	s.metrics.connections.Inc()
-	defer s.metrics.connections.Dec()
+	go c.read()
+}
 
-	var writer sync.WaitGroup
-	writer.Go(c.writeLoop)
+// read runs the reading side to its end, waits for the jobs (steps still
+// running finish; their replies go out if the socket still can), then
+// has the socket closed once the writer is done.
+func (c *wsConn) read() {
 	var jobs sync.WaitGroup
 	c.readLoop(&jobs)
-	jobs.Wait() // steps still running finish; their replies go out if the socket still can
-	close(c.eof)
-	writer.Wait()
-	ws.Close()
+	jobs.Wait()
+	if c.q.end() {
+		c.write()
+	}
+}
+
+// finish closes the socket, with a normal close frame unless the writer
+// had stopped, and gives back what the connection held. The writer calls
+// it once, when nothing more can be due.
+func (c *wsConn) finish() {
+	if !c.q.isClosed() {
+		c.closeFrame(websocket.CloseNormalClosure, "")
+	}
+	c.pinger.Stop()
+	c.cancel()
+	c.ws.Close()
+	c.s.open.Add(-1)
+	c.s.metrics.connections.Dec() // after the room: whoever sees the count drop can connect
+	c.s.untrack(c)                // last: Server.Close returns once every connection got here
 }
 
 // readLoop reads frames and starts a job for each, until the socket fails
@@ -93,28 +119,38 @@ func (c *wsConn) readLoop(jobs *sync.WaitGroup) {
 		if kind != websocket.TextMessage {
 			frame = nil // answered as a parse error: text frames only
 		}
-		job := c.s.cfg.Dispatcher.Prepare(frame)
-		c.s.reading.release(held) // the frame is parsed; what the job keeps is counted below
 		counted := c.q.hold(len(frame))
 		jobs.Add(1)
-		c.s.workers.Go(func() {
-			defer jobs.Done()
-			defer func() { <-slots }()
-			c.q.done(counted, job.Run(c.s.base))
-		})
+		c.s.workers.Go(func() { c.runFrame(frame, held, counted, slots, jobs) })
+		<-c.parsed
+	}
+}
+
+// runFrame runs one frame, on a worker. It parses the frame first (a step
+// takes its place in its episode's queue then) while the reader waits, so
+// frames take their places in the order they arrived; then it lets the
+// reader read on and runs the calls. Parsing here rather than on the
+// reader keeps the reader's stack, which an idle socket holds, to what
+// reading needs.
+func (c *wsConn) runFrame(frame []byte, held, counted int64, slots chan struct{}, jobs *sync.WaitGroup) {
+	defer jobs.Done()
+	job := c.s.cfg.Dispatcher.Prepare(frame)
+	c.s.reading.release(held) // the frame is parsed; what the job keeps is counted in counted
+	c.parsed <- struct{}{}
+	write := c.q.done(counted, job.Run(c.s.base))
+	<-slots
+	if write {
+		c.write() // no writer ran: this job's goroutine writes, then goes back to the workers
 	}
 }
 
 // waitForRoom takes a job slot and waits until the connection holds less
 // than MaxConnBytes. A connection whose replies have waited at the limit
 // with no byte written for StallTimeout is closed: its client reads
-// nothing. False when the connection is ending.
+// nothing; then it returns false. Once the writer has stopped, replies
+// are dropped and there is always room.
 func (c *wsConn) waitForRoom(slots chan struct{}) bool {
-	select {
-	case slots <- struct{}{}:
-	case <-c.dead:
-		return false
-	}
+	slots <- struct{}{} // jobs end within their own timeouts
 	if c.q.hasRoom() {
 		return true
 	}
@@ -126,8 +162,6 @@ func (c *wsConn) waitForRoom(slots chan struct{}) bool {
 	for !c.q.hasRoom() {
 		select {
 		case <-c.q.roomAvail:
-		case <-c.dead:
-			return false
 		case <-tick.C:
 			if stalled, queued := c.q.stalled(stall); stalled && time.Since(since) >= stall {
 				c.dropStalled(queued, time.Since(since))
@@ -182,14 +216,7 @@ func (c *wsConn) extendDeadline() error {
 }
 
 // stopping reports whether the server has asked the connection to close.
-func (c *wsConn) stopping() bool {
-	select {
-	case <-c.stop:
-		return true
-	default:
-		return false
-	}
-}
+func (c *wsConn) stopping() bool { return c.closing.Load() }
 
 // readFailed ends the reading side: a message that did not arrive whole
 // in time, or could not get room, closes the socket with 1008 and a log
@@ -227,7 +254,15 @@ func (c *wsConn) closeFrame(code int, text string) {
 	c.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(c.s.cfg.CloseWait))
 }
 
-// shutdown asks the connection to close with a close frame.
+// shutdown asks the connection to close with a close frame, sent by a
+// writer on the server's workers (not by the caller: a client that reads
+// nothing could hold it for CloseWait).
 func (c *wsConn) shutdown() {
-	c.once.Do(func() { close(c.stop); c.cancel() })
+	if !c.closing.CompareAndSwap(false, true) {
+		return
+	}
+	c.cancel()
+	if c.q.stop() {
+		c.s.workers.Go(c.write)
+	}
 }

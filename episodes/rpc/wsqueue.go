@@ -15,7 +15,11 @@ const frameReserve = 64 << 10
 // connBytes accounts for what one connection holds: the bytes of the
 // frames it is running (each at least frameReserve) and of the replies it
 // has not yet written. Its reader stops reading while they reach max
-// (backpressure), and its writer takes replies from it in order.
+// (backpressure). It also schedules the connection's writer: there is no
+// writer while nothing is due; whoever makes something due (a reply, a
+// ping, the shutdown, the end) when no writer runs becomes the writer,
+// and the writer ends when it finds nothing left. Both happen under mu,
+// so nothing due is ever left without a writer.
 type connBytes struct {
 	max int64
 
@@ -23,15 +27,19 @@ type connBytes struct {
 	held      int64      // frame bytes being run + reply bytes not yet written
 	queue     [][]byte   // replies for the writer, oldest first
 	queued    int64      // bytes of queue and of the reply being written
-	closed    bool       // the writer has stopped: replies are dropped
-	progress  time.Time  // when the writer last wrote a chunk, or found nothing to write
-	readyOut  chan struct{}
+	closed    bool       // the writer has stopped writing data: replies are dropped
+	progress  time.Time  // when the writer last wrote a chunk, started, or found nothing to write
 	roomAvail chan struct{}
+
+	writing  bool // a writer runs
+	pingDue  bool // a ping is due
+	stopDue  bool // the server shuts down: a close frame is due
+	ended    bool // the reader and every job have ended: closing the socket is due
+	finished bool // the socket has been closed
 }
 
 func newConnBytes(max int64) *connBytes {
-	return &connBytes{max: max, progress: time.Now(),
-		readyOut: make(chan struct{}, 1), roomAvail: make(chan struct{}, 1)}
+	return &connBytes{max: max, progress: time.Now(), roomAvail: make(chan struct{}, 1)}
 }
 
 // signal wakes whoever waits on ch, without blocking.
@@ -59,32 +67,117 @@ func (q *connBytes) hold(n int) int64 {
 	return c
 }
 
-// done ends a frame that counted for c, queueing its reply (nil for none).
-func (q *connBytes) done(c int64, reply []byte) {
+// done ends a frame that counted for c, queueing its reply (nil for
+// none). True when the caller must now run the writer.
+func (q *connBytes) done(c int64, reply []byte) bool {
 	q.mu.Lock()
 	q.held -= c
+	write := false
 	if reply != nil && !q.closed {
 		q.held += int64(len(reply))
 		q.queued += int64(len(reply))
 		q.queue = append(q.queue, reply)
+		write = q.startWriter()
 	}
 	q.mu.Unlock()
-	signal(q.readyOut)
 	signal(q.roomAvail)
+	return write
 }
 
-// next takes the oldest reply for the writer; nil when there is none.
-func (q *connBytes) next() []byte {
+// startWriter reports whether the caller becomes the writer: true when
+// none runs and the socket is open. Called with mu held.
+func (q *connBytes) startWriter() bool {
+	if q.writing || q.finished {
+		return false
+	}
+	q.writing = true
+	q.progress = time.Now() // a writer that starts has not stalled yet
+	return true
+}
+
+// ping makes a ping due and calls rearm for the next one; true when the
+// caller must now run the writer. Once the socket is closing it does
+// neither, so no timer outlives the connection.
+func (q *connBytes) ping(rearm func()) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if len(q.queue) == 0 {
-		q.progress = time.Now() // idle is not stalled
-		return nil
+	if q.closed || q.ended {
+		return false
 	}
-	b := q.queue[0]
-	q.queue[0] = nil
-	q.queue = q.queue[1:]
-	return b
+	rearm()
+	q.pingDue = true
+	return q.startWriter()
+}
+
+// stop makes the shutdown's close frame due; true when the caller must
+// now run the writer.
+func (q *connBytes) stop() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.stopDue = true
+	return q.startWriter()
+}
+
+// end records that the reader and every job have ended, so the socket is
+// to be closed; true when the caller must now run the writer.
+func (q *connBytes) end() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.ended = true
+	return q.startWriter()
+}
+
+// task is what the writer is to do next.
+type task int
+
+const (
+	taskNone  task = iota // nothing: the writer has ended
+	taskStop              // send the shutdown's close frame (replies were dropped)
+	taskPing              // send a ping
+	taskReply             // write the reply given with it
+	taskEnd               // close the socket: nothing will be due any more
+)
+
+// next takes the writer's next task, the shutdown first, then a ping,
+// then the replies in order, then the end. With taskNone the writer has
+// ended: whatever is due next starts another.
+func (q *connBytes) next() (task, []byte) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	switch {
+	case q.stopDue:
+		q.stopDue = false
+		if q.closed {
+			return q.nextData()
+		}
+		q.dropLocked()
+		return taskStop, nil
+	case q.pingDue:
+		q.pingDue = false
+		if !q.closed {
+			return taskPing, nil
+		}
+	}
+	return q.nextData()
+}
+
+// nextData is next past the shutdown and the ping: the replies, then the end. Called with mu held.
+func (q *connBytes) nextData() (task, []byte) {
+	switch {
+	case len(q.queue) > 0:
+		b := q.queue[0]
+		q.queue[0] = nil
+		q.queue = q.queue[1:]
+		return taskReply, b
+	case q.ended && !q.finished:
+		q.finished = true
+		q.writing = false
+		return taskEnd, nil
+	}
+	q.queue = nil // an idle connection keeps no queue
+	q.writing = false
+	q.progress = time.Now() // idle is not stalled
+	return taskNone, nil
 }
 
 // wrote records the writer's progress on a reply, and with finished the
@@ -110,21 +203,27 @@ func (q *connBytes) stalled(d time.Duration) (bool, int64) {
 	return q.queued > 0 && time.Since(q.progress) >= d, q.queued
 }
 
-// close drops the queued replies: the writer has stopped.
+// close drops the queued replies: the writer can write no more.
 func (q *connBytes) close() {
 	q.mu.Lock()
+	q.dropLocked()
+	q.mu.Unlock()
+}
+
+// isClosed reports whether the writer has stopped writing data.
+func (q *connBytes) isClosed() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.closed
+}
+
+// dropLocked drops the queued replies and makes later ones dropped.
+// Called with mu held.
+func (q *connBytes) dropLocked() {
 	q.closed = true
 	for _, b := range q.queue {
 		q.held -= int64(len(b))
 	}
 	q.queue, q.queued = nil, 0
-	q.mu.Unlock()
 	signal(q.roomAvail)
-}
-
-// empty reports whether no reply waits.
-func (q *connBytes) empty() bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return len(q.queue) == 0
 }

@@ -32,6 +32,10 @@ func newReadBudget(max int64) *readBudget {
 // inUse returns the bytes taken now.
 func (b *readBudget) inUse() int64 { return b.held.Load() }
 
+// readBufferSize is a socket's read buffer: frame headers and the small
+// requests that make most of the traffic pass through it.
+const readBufferSize = 1 << 10
+
 // firstPiece is the buffer a message starts with; freeBytes is how much
 // of any message is read without taking room from the budget, so that
 // the small messages of honest clients never wait behind large

@@ -10,50 +10,48 @@ import (
 // writer's progress.
 const writeChunk = 16 << 10
 
-// writeLoop is the only goroutine that writes data frames. It writes the
-// queued replies in order, pings the peer, and sends a close frame when
-// the jobs have ended or the server shuts down.
-func (c *wsConn) writeLoop() {
-	defer c.q.close()
-	defer close(c.dead)
-	ping := time.NewTicker(c.s.cfg.PingInterval)
-	defer ping.Stop()
+// write is the connection's writer, run by whoever made something due
+// while no writer ran (connBytes.startWriter): a job with its reply, the
+// ping timer, the shutdown, the reader at the end. It is the only one to
+// write data frames. It does what is due until nothing is, then returns;
+// an idle connection thus has no writer and holds no stack for one.
+func (c *wsConn) write() {
 	for {
-		select {
-		case <-ping.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.s.cfg.WriteTimeout)); err != nil {
-				c.ws.Close()
-				return
-			}
-		case <-c.stop:
-			c.stopWriting()
+		t, b := c.q.next()
+		switch t {
+		case taskNone:
 			return
-		default:
-		}
-		if b := c.q.next(); b != nil {
+		case taskStop:
+			c.stopWriting()
+		case taskPing:
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.s.cfg.WriteTimeout)); err != nil {
+				c.writeFailed()
+			}
+		case taskReply:
 			if err := c.writeReply(b); err != nil {
-				c.ws.Close() // unblocks the reader
-				return
+				c.writeFailed()
+				continue
 			}
 			ReleaseFrame(b) // gorilla has copied it out
-			continue
-		}
-		select {
-		case <-c.q.readyOut:
-		case <-ping.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.s.cfg.WriteTimeout)); err != nil {
-				c.ws.Close()
-				return
-			}
-		case <-c.eof:
-			if c.q.empty() {
-				c.closeFrame(websocket.CloseNormalClosure, "")
-				return
-			}
-		case <-c.stop:
-			c.stopWriting()
+		case taskEnd:
+			c.finish()
 			return
 		}
+	}
+}
+
+// writeFailed ends the writing: replies are dropped, and the socket is
+// closed, which ends the reader.
+func (c *wsConn) writeFailed() {
+	c.q.close()
+	c.ws.Close()
+}
+
+// pingDue runs every PingInterval, from the timer: it makes a ping due
+// and re-arms itself, until the socket closes.
+func (c *wsConn) pingDue() {
+	if c.q.ping(func() { c.pinger.Reset(c.s.cfg.PingInterval) }) {
+		c.write()
 	}
 }
 
@@ -86,7 +84,6 @@ func (c *wsConn) writeReply(b []byte) error {
 // them with episode.get. The reader sees the peer's close frame, or the
 // CloseWait deadline, and ends.
 func (c *wsConn) stopWriting() {
-	c.q.close()
 	c.closeFrame(websocket.CloseGoingAway, "server shutting down")
 	c.ws.SetReadDeadline(time.Now().Add(c.s.cfg.CloseWait))
 }
