@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -18,9 +19,15 @@ type Set struct {
 
 // DefaultSet is protocol v1's tools: inspect_schema, execute_sql, submit.
 func DefaultSet() Set {
-	s, _ := NewSet(DefaultNames()) // the default names are registered
-	return s
+	defaultOnce.Do(func() { defaultSet, _ = NewSet(DefaultNames()) }) // the default names are registered
+	return defaultSet
 }
+
+// defaultSet is built once: the zero Set stands for it on every step.
+var (
+	defaultOnce sync.Once
+	defaultSet  Set
+)
 
 // AllSet is every registered tool.
 func AllSet() Set { return Set{entries: registry()} }
