@@ -3,6 +3,7 @@ package episodes_test
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -68,10 +69,33 @@ func TestPaperTermsOverTheWire(t *testing.T) {
 func TestUsageRefused(t *testing.T) {
 	c := newHarness(t, options{}).dial()
 	r := reset(t, c, schemas.ResetParams{TaskID: "t/count"})
-	_, err := c.StepParams(context.Background(), schemas.StepParams{EpisodeID: r.EpisodeID, Action: execSQL("SELECT 1"),
-		Usage: &schemas.Usage{CompletionTokens: -1}})
-	if rpcCode(err) != schemas.CodeInvalidParams || !strings.Contains(err.Error(), "usage.completion_tokens must be >= 0") {
-		t.Errorf("negative tokens: %v, want invalid params naming usage.completion_tokens", err)
+	for _, n := range []int{-1, schemas.MaxCompletionTokens + 1, math.MaxInt64} {
+		_, err := c.StepParams(context.Background(), schemas.StepParams{EpisodeID: r.EpisodeID, Action: execSQL("SELECT 1"),
+			Usage: &schemas.Usage{CompletionTokens: n}})
+		if rpcCode(err) != schemas.CodeInvalidParams || !strings.Contains(err.Error(), "usage.completion_tokens must be from 0 to 16777216") {
+			t.Errorf("%d tokens: %v, want invalid params naming usage.completion_tokens and its range", n, err)
+		}
+	}
+}
+
+// TestLengthTermStaysWithinItsWeight: however many tokens the steps
+// report, within the bound, the length term pays at most its weight:
+// the sum of two steps' counts cannot wrap into a reward.
+func TestLengthTermStaysWithinItsWeight(t *testing.T) {
+	c := newHarness(t, options{}).dial()
+	r := reset(t, c, schemas.ResetParams{TaskID: "t/count", Reward: json.RawMessage(`{"final":{"length":-0.1,"length_tokens":4096}}`)})
+	for range 2 {
+		if _, err := c.StepParams(context.Background(), schemas.StepParams{EpisodeID: r.EpisodeID, Action: execSQL("SELECT 1"),
+			Usage: &schemas.Usage{CompletionTokens: schemas.MaxCompletionTokens}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := c.CloseEpisode(context.Background(), r.EpisodeID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.RewardComponents["final.length"]; !near(got, -0.1) {
+		t.Errorf("final.length = %v, want the weight -0.1 (components %v)", got, res.RewardComponents)
 	}
 }
 

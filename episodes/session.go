@@ -78,9 +78,7 @@ func (s *Session) turn() int {
 func (s *Session) addTokens(u *schemas.Usage) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if u != nil {
-		s.tokens += u.CompletionTokens
-	}
+	s.tokens = reward.AddTokens(s.tokens, u)
 	return s.tokens
 }
 

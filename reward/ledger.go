@@ -1,6 +1,7 @@
 package reward
 
 import (
+	"math"
 	"slices"
 
 	"github.com/sqlgym/sqlgym/schemas"
@@ -169,7 +170,7 @@ func (l *Ledger) payFinal(c map[string]float64, f Final) {
 		return // gold_error, gold_timeout: not even the length is paid
 	}
 	if w.Length != 0 {
-		l.add(c, ComponentFinalLength, w.Length*min(1, float64(f.CompletionTokens)/w.LengthTokens))
+		l.add(c, ComponentFinalLength, w.Length*max(0, min(1, float64(f.CompletionTokens)/w.LengthTokens)))
 	}
 }
 
@@ -201,4 +202,19 @@ func (l *Ledger) optional(c map[string]float64, name string, weight, v float64) 
 	if weight != 0 {
 		l.add(c, name, weight*v)
 	}
+}
+
+// AddTokens adds a step's reported completion tokens (none when u is nil)
+// to an episode's total. Counts are bounded by the protocol
+// (schemas.MaxCompletionTokens), but a record read back may hold any
+// number: the sum saturates instead of wrapping, and a negative count
+// adds nothing, so the length term always stays within its weight.
+func AddTokens(total int, u *schemas.Usage) int {
+	if u == nil || u.CompletionTokens <= 0 {
+		return total
+	}
+	if u.CompletionTokens > math.MaxInt-total {
+		return math.MaxInt
+	}
+	return total + u.CompletionTokens
 }

@@ -103,3 +103,22 @@ func TestLedgerGuardOff(t *testing.T) {
 		t.Errorf("default spec: components %v, want %v", comps, want)
 	}
 }
+
+func TestAddTokensSaturates(t *testing.T) {
+	tests := []struct {
+		total int
+		u     *schemas.Usage
+		want  int
+	}{
+		{10, nil, 10},
+		{10, &schemas.Usage{CompletionTokens: 5}, 15},
+		{10, &schemas.Usage{CompletionTokens: -5}, 10},
+		{math.MaxInt - 1, &schemas.Usage{CompletionTokens: 5}, math.MaxInt},
+		{math.MaxInt, &schemas.Usage{CompletionTokens: math.MaxInt}, math.MaxInt},
+	}
+	for _, tt := range tests {
+		if got := AddTokens(tt.total, tt.u); got != tt.want {
+			t.Errorf("AddTokens(%d, %+v) = %d, want %d", tt.total, tt.u, got, tt.want)
+		}
+	}
+}

@@ -124,8 +124,12 @@ type StepParams struct {
 
 // Usage is the client-reported cost of the completion behind a step.
 type Usage struct {
-	CompletionTokens int `json:"completion_tokens" jsonschema:"minimum=0" jsonschema_description:"Tokens the model generated for this step."`
+	CompletionTokens int `json:"completion_tokens" jsonschema:"minimum=0,maximum=16777216" jsonschema_description:"Tokens the model generated for this step, at most MaxCompletionTokens (2^24)."`
 }
+
+// MaxCompletionTokens bounds Usage.CompletionTokens: far past any real
+// completion, and small enough that an episode's sum cannot overflow.
+const MaxCompletionTokens = 1 << 24
 
 // Action is what the model did: either a parsed tool call (Tool and
 // Arguments) or its whole completion (Text), never both.

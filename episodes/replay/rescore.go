@@ -60,9 +60,7 @@ func (r *Rescorer) Episode(ctx context.Context, rec *trajlog.Record) (*Rescored,
 	tokens := 0 // completion tokens reported so far
 	for i := range out.Steps {
 		st := &out.Steps[i]
-		if st.Usage != nil {
-			tokens += st.Usage.CompletionTokens
-		}
+		tokens = reward.AddTokens(tokens, st.Usage)
 		kind, err := turnKind(st)
 		if err != nil {
 			return nil, fmt.Errorf("rescore %s: %w", rec.EpisodeID, err)

@@ -58,8 +58,9 @@ func handleStep(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schema
 	if e := checkAction(&p.Action); e != nil {
 		return nil, nil, e
 	}
-	if p.Usage != nil && p.Usage.CompletionTokens < 0 {
-		return nil, nil, schemas.Errorf(schemas.CodeInvalidParams, "usage.completion_tokens must be >= 0, got %d", p.Usage.CompletionTokens)
+	if u := p.Usage; u != nil && (u.CompletionTokens < 0 || u.CompletionTokens > schemas.MaxCompletionTokens) {
+		return nil, nil, schemas.Errorf(schemas.CodeInvalidParams, "usage.completion_tokens must be from 0 to %d, got %d",
+			schemas.MaxCompletionTokens, u.CompletionTokens)
 	}
 	st, err := d.m.Enqueue(p.EpisodeID)
 	if err != nil {
