@@ -22,7 +22,7 @@ type SearchValuesArgs struct {
 	Query  string `json:"query" jsonschema:"minLength=1" jsonschema_description:"The value to look for as the question words it (a name, a place, a title); case, accents and small typos do not matter."`
 	Table  string `json:"table,omitempty" jsonschema_description:"Only values of this table."`
 	Column string `json:"column,omitempty" jsonschema_description:"Only values of this column (of any table, or of the table given)."`
-	Limit  int    `json:"limit,omitempty" jsonschema:"minimum=1,maximum=50" jsonschema_description:"How many matches to show, from 1 to 50; left out means 5."`
+	Limit  *int   `json:"limit,omitempty" jsonschema:"minimum=1,maximum=50" jsonschema_description:"How many matches to show, from 1 to 50; left out means 5."`
 }
 
 // DescribeColumnArgs are the arguments of describe_column.
@@ -49,8 +49,8 @@ func (a *SearchValuesArgs) problem() string {
 	switch {
 	case blank(a.Query):
 		return `the argument "query" is empty; give the value to look for`
-	case a.Limit < 0 || a.Limit > MaxSearchLimit:
-		return fmt.Sprintf(`the argument "limit" must be between 1 and %d, got %d`, MaxSearchLimit, a.Limit)
+	case a.Limit != nil && (*a.Limit < 1 || *a.Limit > MaxSearchLimit):
+		return fmt.Sprintf(`the argument "limit" must be between 1 and %d, got %d`, MaxSearchLimit, *a.Limit)
 	}
 	return ""
 }

@@ -35,7 +35,7 @@ func demoTarget(t *testing.T, cfg valueindex.Config) (*Runner, Target) {
 func TestSearchValuesGolden(t *testing.T) {
 	r, target := demoTarget(t, valueindex.Config{})
 	ctx := context.Background()
-	res, err := r.SearchValues(ctx, target, &SearchValuesArgs{Query: "Jane Austin", Limit: 3})
+	res, err := r.SearchValues(ctx, target, &SearchValuesArgs{Query: "Jane Austin", Limit: ptr(3)})
 	if err != nil || res.Error != nil {
 		t.Fatalf("%v %+v", err, res.Error)
 	}
@@ -77,3 +77,6 @@ func TestSearchValuesErrors(t *testing.T) {
 		t.Errorf("no searcher: %v %+v", err, res.Error)
 	}
 }
+
+// ptr is a pointer to v, for optional arguments.
+func ptr[T any](v T) *T { return &v }
