@@ -1,6 +1,9 @@
 package tools
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // InspectSchemaArgs are the arguments of inspect_schema.
 type InspectSchemaArgs struct {
@@ -61,6 +64,16 @@ func (a *DescribeColumnArgs) problem() string {
 		return `the argument "table" is empty; give the table of the column`
 	case blank(a.Column):
 		return `the argument "column" is empty; give the column to profile`
+	case strings.ContainsRune(a.Table, 0):
+		return nulMessage("table")
+	case strings.ContainsRune(a.Column, 0):
+		return nulMessage("column")
 	}
 	return ""
+}
+
+// nulMessage refuses a name holding a NUL character, which no engine
+// takes in an identifier (SQLite and PostgreSQL fail to parse it).
+func nulMessage(arg string) string {
+	return fmt.Sprintf(`the argument %q contains a NUL character; no %s name holds one`, arg, arg)
 }
