@@ -3,6 +3,9 @@ package tools
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/sqlgym/sqlgym/env"
 )
 
 // InspectSchemaArgs are the arguments of inspect_schema.
@@ -22,7 +25,7 @@ type SubmitArgs struct {
 
 // SearchValuesArgs are the arguments of search_values.
 type SearchValuesArgs struct {
-	Query  string `json:"query" jsonschema:"minLength=1" jsonschema_description:"The value to look for as the question words it (a name, a place, a title); case, accents and small typos do not matter."`
+	Query  string `json:"query" jsonschema:"minLength=1,maxLength=1000" jsonschema_description:"The value to look for as the question words it (a name, a place, a title), at most 1000 characters; case, accents and small typos do not matter."`
 	Table  string `json:"table,omitempty" jsonschema_description:"Only values of this table."`
 	Column string `json:"column,omitempty" jsonschema_description:"Only values of this column (of any table, or of the table given)."`
 	Limit  *int   `json:"limit,omitempty" jsonschema:"minimum=1,maximum=50" jsonschema_description:"How many matches to show, from 1 to 50; left out means 5."`
@@ -52,6 +55,9 @@ func (a *SearchValuesArgs) problem() string {
 	switch {
 	case blank(a.Query):
 		return `the argument "query" is empty; give the value to look for`
+	case utf8.RuneCountInString(a.Query) > env.MaxValueQueryChars:
+		return fmt.Sprintf(`the argument "query" is %d characters long, more than the %d allowed; give only the value to look for`,
+			utf8.RuneCountInString(a.Query), env.MaxValueQueryChars)
 	case a.Limit != nil && (*a.Limit < 1 || *a.Limit > MaxSearchLimit):
 		return fmt.Sprintf(`the argument "limit" must be between 1 and %d, got %d`, MaxSearchLimit, *a.Limit)
 	}
