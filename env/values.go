@@ -2,6 +2,11 @@ package env
 
 import "context"
 
+// MaxValueQueryChars is the longest ValueQuery.Query, in characters:
+// search_values refuses a longer query, and a ValueSearcher reads no
+// further than this, so one call's memory does not grow with its query.
+const MaxValueQueryChars = 1000
+
 // ValueQuery asks where a literal value is stored: the phrase to look for,
 // optionally narrowed to one table and one column, and how many matches
 // to return.

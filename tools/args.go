@@ -1,6 +1,12 @@
 package tools
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sqlgym/sqlgym/env"
+)
 
 // InspectSchemaArgs are the arguments of inspect_schema.
 type InspectSchemaArgs struct {
@@ -19,10 +25,10 @@ type SubmitArgs struct {
 
 // SearchValuesArgs are the arguments of search_values.
 type SearchValuesArgs struct {
-	Query  string `json:"query" jsonschema:"minLength=1" jsonschema_description:"The value to look for as the question words it (a name, a place, a title); case, accents and small typos do not matter."`
+	Query  string `json:"query" jsonschema:"minLength=1,maxLength=1000" jsonschema_description:"The value to look for as the question words it (a name, a place, a title), at most 1000 characters; case, accents and small typos do not matter."`
 	Table  string `json:"table,omitempty" jsonschema_description:"Only values of this table."`
 	Column string `json:"column,omitempty" jsonschema_description:"Only values of this column (of any table, or of the table given)."`
-	Limit  int    `json:"limit,omitempty" jsonschema:"minimum=1,maximum=50" jsonschema_description:"How many matches to show, from 1 to 50; left out means 5."`
+	Limit  *int   `json:"limit,omitempty" jsonschema:"minimum=1,maximum=50" jsonschema_description:"How many matches to show, from 1 to 50; left out means 5."`
 }
 
 // DescribeColumnArgs are the arguments of describe_column.
@@ -49,8 +55,11 @@ func (a *SearchValuesArgs) problem() string {
 	switch {
 	case blank(a.Query):
 		return `the argument "query" is empty; give the value to look for`
-	case a.Limit < 0 || a.Limit > MaxSearchLimit:
-		return fmt.Sprintf(`the argument "limit" must be between 1 and %d, got %d`, MaxSearchLimit, a.Limit)
+	case utf8.RuneCountInString(a.Query) > env.MaxValueQueryChars:
+		return fmt.Sprintf(`the argument "query" is %d characters long, more than the %d allowed; give only the value to look for`,
+			utf8.RuneCountInString(a.Query), env.MaxValueQueryChars)
+	case a.Limit != nil && (*a.Limit < 1 || *a.Limit > MaxSearchLimit):
+		return fmt.Sprintf(`the argument "limit" must be between 1 and %d, got %d`, MaxSearchLimit, *a.Limit)
 	}
 	return ""
 }
@@ -61,6 +70,16 @@ func (a *DescribeColumnArgs) problem() string {
 		return `the argument "table" is empty; give the table of the column`
 	case blank(a.Column):
 		return `the argument "column" is empty; give the column to profile`
+	case strings.ContainsRune(a.Table, 0):
+		return nulMessage("table")
+	case strings.ContainsRune(a.Column, 0):
+		return nulMessage("column")
 	}
 	return ""
+}
+
+// nulMessage refuses a name holding a NUL character, which no engine
+// takes in an identifier (SQLite and PostgreSQL fail to parse it).
+func nulMessage(arg string) string {
+	return fmt.Sprintf(`the argument %q contains a NUL character; no %s name holds one`, arg, arg)
 }

@@ -118,3 +118,39 @@ func TestDecodeAgreesWithSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchValuesLimitAgreesWithSchema checks that search_values's
+// decoder takes exactly the limits its schema takes: 1 to 50 or none.
+func TestSearchValuesLimitAgreesWithSchema(t *testing.T) {
+	var def schemas.Tool
+	for _, d := range AllSet().Definitions() {
+		if d.Function.Name == schemas.ToolSearchValues {
+			def = d
+		}
+	}
+	s := compileParams(t, def)
+	tests := []struct {
+		args string
+		ok   bool
+	}{
+		{`{"query": "x"}`, true},
+		{`{"query": "x", "limit": 1}`, true},
+		{`{"query": "x", "limit": 50}`, true},
+		{`{"query": "x", "limit": 0}`, false},
+		{`{"query": "x", "limit": -1}`, false},
+		{`{"query": "x", "limit": 51}`, false},
+	}
+	for _, tt := range tests {
+		doc, _ := jsonschema.UnmarshalJSON(strings.NewReader(tt.args))
+		if schemaOK := s.Validate(doc) == nil; schemaOK != tt.ok {
+			t.Errorf("%s: schema ok = %v, want %v", tt.args, schemaOK, tt.ok)
+		}
+		_, te := Decode(Call{Name: schemas.ToolSearchValues, Arguments: json.RawMessage(tt.args)})
+		if decodeOK := te == nil; decodeOK != tt.ok {
+			t.Errorf("%s: Decode ok = %v (%+v), want %v", tt.args, decodeOK, te, tt.ok)
+		}
+		if te != nil && (te.Code != schemas.ErrCodeArguments || !strings.Contains(te.Message, `"limit" must be between 1 and 50`)) {
+			t.Errorf("%s: %+v, want %s naming the bounds of limit", tt.args, te, schemas.ErrCodeArguments)
+		}
+	}
+}

@@ -20,9 +20,9 @@ func (r *Runner) SearchValues(ctx context.Context, t Target, a *SearchValuesArgs
 		return r.failure("search values", env.NewQueryError(env.ErrUnavailable,
 			"search_values is not available on this server (it has no value index)"))
 	}
-	limit := a.Limit
-	if limit == 0 {
-		limit = DefaultSearchLimit
+	limit := DefaultSearchLimit
+	if a.Limit != nil {
+		limit = *a.Limit
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.QueryTimeout)
 	defer cancel()

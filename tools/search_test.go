@@ -2,7 +2,10 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -35,7 +38,7 @@ func demoTarget(t *testing.T, cfg valueindex.Config) (*Runner, Target) {
 func TestSearchValuesGolden(t *testing.T) {
 	r, target := demoTarget(t, valueindex.Config{})
 	ctx := context.Background()
-	res, err := r.SearchValues(ctx, target, &SearchValuesArgs{Query: "Jane Austin", Limit: 3})
+	res, err := r.SearchValues(ctx, target, &SearchValuesArgs{Query: "Jane Austin", Limit: ptr(3)})
 	if err != nil || res.Error != nil {
 		t.Fatalf("%v %+v", err, res.Error)
 	}
@@ -75,5 +78,67 @@ func TestSearchValuesErrors(t *testing.T) {
 	res, err = NewRunner(Config{}).SearchValues(ctx, target, &SearchValuesArgs{Query: "x"})
 	if err != nil || res.Error == nil || res.Error.Code != schemas.ErrCodeUnavailable {
 		t.Errorf("no searcher: %v %+v", err, res.Error)
+	}
+}
+
+// ptr is a pointer to v, for optional arguments.
+func ptr[T any](v T) *T { return &v }
+
+// TestSearchValuesQueryBound checks that a query past
+// env.MaxValueQueryChars characters is refused with a message naming the
+// bound, and that one at the bound, of distinct words throughout, costs
+// a bounded amount of memory.
+func TestSearchValuesQueryBound(t *testing.T) {
+	long := strings.Repeat("é", env.MaxValueQueryChars+1)
+	_, te := Decode(Call{Name: schemas.ToolSearchValues, Arguments: json.RawMessage(`{"query":"` + long + `"}`)})
+	if te == nil || te.Code != schemas.ErrCodeArguments ||
+		!strings.Contains(te.Message, `"query" is 1001 characters long, more than the 1000 allowed`) {
+		t.Fatalf("%d-character query: %+v, want %s naming the bound", env.MaxValueQueryChars+1, te, schemas.ErrCodeArguments)
+	}
+	for _, d := range AllSet().Definitions() {
+		if d.Function.Name != schemas.ToolSearchValues {
+			continue
+		}
+		s := compileParams(t, d)
+		for n, ok := range map[int]bool{env.MaxValueQueryChars: true, env.MaxValueQueryChars + 1: false} {
+			doc := map[string]any{"query": strings.Repeat("é", n)}
+			if got := s.Validate(doc) == nil; got != ok {
+				t.Errorf("schema takes a %d-character query: %v, want %v", n, got, ok)
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString("Jane Austen")
+	for i := 0; ; i++ {
+		w := fmt.Sprintf(" %c%dq", 'a'+i%26, i)
+		if b.Len()+len(w) > env.MaxValueQueryChars {
+			break
+		}
+		b.WriteString(w)
+	}
+	args := &SearchValuesArgs{Query: b.String()}
+	if msg := args.problem(); msg != "" {
+		t.Fatalf("a query at the bound is refused: %s", msg)
+	}
+	r, target := demoTarget(t, valueindex.Config{})
+	ctx := context.Background()
+	if _, err := r.SearchValues(ctx, target, &SearchValuesArgs{Query: "Leeds"}); err != nil { // builds the index
+		t.Fatal(err)
+	}
+	var res Result
+	var err error
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err = r.SearchValues(ctx, target, args)
+	runtime.ReadMemStats(&after)
+	if err != nil || res.Error != nil {
+		t.Fatalf("%v %+v", err, res.Error)
+	}
+	if got, bound := after.TotalAlloc-before.TotalAlloc, uint64(2<<20); got > bound {
+		t.Errorf("a %d-character query allocated %d bytes, want at most %d", len(args.Query), got, bound)
+	}
+	if !strings.Contains(res.Content, "'Jane Austen'") {
+		t.Errorf("no Jane Austen in:\n%s", res.Content)
 	}
 }

@@ -77,6 +77,8 @@ func TestSetDecode(t *testing.T) {
 		{"unknown field", "search_values", `{"query":"x","db":"y"}`, schemas.ErrCodeArguments, `does not take the argument "db"`},
 		{"no column", "describe_column", `{"table":"t"}`, schemas.ErrCodeArguments, `needs the argument "column"`},
 		{"blank column", "describe_column", `{"table":"t","column":" "}`, schemas.ErrCodeArguments, `"column" is empty`},
+		{"NUL in table", "describe_column", `{"table":"patients\u0000","column":"c"}`, schemas.ErrCodeArguments, `"table" contains a NUL character`},
+		{"NUL in column", "describe_column", `{"table":"t","column":"a\u0000b"}`, schemas.ErrCodeArguments, `"column" contains a NUL character`},
 		{"good search", "search_values", `{"query":"Jane","limit":3,"table":"authors"}`, "", ""},
 		{"good describe", "describe_column", `{"table":"t","column":"c"}`, "", ""},
 		{"submit always", "submit", `{"sql":"SELECT 1"}`, "", ""},

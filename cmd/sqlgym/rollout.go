@@ -112,7 +112,8 @@ func runRollout(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer rs.close(log)
-	if err := rs.play(ctx, f, stderr); err != nil {
+	closedEarly, err := rs.play(ctx, f, stderr)
+	if err != nil {
 		return err
 	}
 	if err := rs.report(ctx, f, stdout); err != nil {
@@ -120,6 +121,9 @@ func runRollout(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("interrupted: every acknowledged step is recorded; run again with --run %s to resume", f.run)
+	}
+	if closedEarly > 0 {
+		return closedEarlyError(closedEarly, f.run)
 	}
 	return nil
 }

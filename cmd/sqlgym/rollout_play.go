@@ -9,25 +9,26 @@ import (
 	"github.com/sqlgym/sqlgym/internal/rollout"
 )
 
-// play plays the samples the run has not done yet.
-func (rs *rolloutSetup) play(ctx context.Context, f *rolloutFlags, stderr io.Writer) error {
+// play plays the samples the run has not done yet. It returns how many
+// episodes were closed early by a failure, once the run went through.
+func (rs *rolloutSetup) play(ctx context.Context, f *rolloutFlags, stderr io.Writer) (closedEarly int, err error) {
 	done, err := rollout.Done(ctx, rs.reader, f.run)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	samples := rollout.Plan(rs.tasks, f.samples, done)
 	fmt.Fprintf(stderr, "run %s: %d tasks x %d samples, %d done before, %d to play\n",
 		f.run, len(rs.tasks), f.samples, len(rs.tasks)*f.samples-len(samples), len(samples))
 	if len(samples) == 0 {
-		return nil
+		return 0, nil
 	}
 	chat, err := rollout.NewChat(f.chat)
 	if err != nil {
-		return usageError{"--model-url: " + err.Error()}
+		return 0, usageError{"--model-url: " + err.Error()}
 	}
 	ulog, err := rollout.OpenUsageLog(f.usagePath())
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer ulog.Close()
 	kinds, _ := rollout.ParseHintKinds(f.teacher) // checked with the flags
@@ -42,14 +43,22 @@ func (rs *rolloutSetup) play(ctx context.Context, f *rolloutFlags, stderr io.Wri
 		}}, samples)
 	prog.finish()
 	if usageErr != nil {
-		return usageErr
+		return 0, usageErr
 	}
 	if sum.Err != nil {
 		fmt.Fprintf(stderr, "stopped: %d episodes finished, %d closed early (recorded; run again with --run %s to play them)\n",
 			sum.Finished, sum.Failed, f.run)
 		if ctx.Err() == nil {
-			return sum.Err
+			return 0, sum.Err
 		}
 	}
-	return nil
+	return sum.Failed, nil
+}
+
+// closedEarlyError is the command's error when episodes of a run that
+// went through were closed early by a failure (the model's endpoint
+// failing, most often): their samples are not played, so the command
+// must not exit 0.
+func closedEarlyError(n int, run string) error {
+	return fmt.Errorf("%d episodes were closed early by a failure (recorded; run again with --run %s to play them)", n, run)
 }

@@ -110,3 +110,27 @@ func TestRolloutFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRolloutFailuresExitNonZero runs sqlgym rollout against an
+// endpoint that answers with an HTML page: every episode is closed
+// early, too few for the run to stop, yet the command must fail (exit
+// status 1) saying so, after writing the report of what was recorded.
+func TestRolloutFailuresExitNonZero(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><body>Welcome to nginx!</body></html>"))
+	}))
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	args := []string{"rollout", "--model-url", srv.URL + "/v1", "--model", "m1", "--limit", "2",
+		"--data-dir", dir, "--out", out, "--run", "r1"}
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), args, &stdout, &stderr)
+	if err == nil || exitCode(err) != 1 || !strings.Contains(err.Error(), "2 episodes were closed early by a failure") {
+		t.Fatalf("rollout: %v (exit %d), want exit 1 saying 2 episodes were closed early\n%s", err, exitCode(err), &stderr)
+	}
+	if rep := readReportJSON(t, out); rep["unfinished"] != 2.0 {
+		t.Errorf("report.json: %v, want its 2 unfinished episodes", rep)
+	}
+}

@@ -10,11 +10,23 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Bounds of a query's terms: a longer query is cut to these many.
+// Bounds of a query's terms: a longer query is cut to these many
+// distinct words and trigrams.
 const (
 	maxQueryWords = 32
 	maxQueryGrams = 96
 )
+
+// cut is s up to its first n characters.
+func cut(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
+}
 
 // fold lower-cases s and strips its accents ("Zoë" -> "zoe").
 func fold(s string) string {
@@ -26,20 +38,41 @@ func fold(s string) string {
 	return strings.ToLower(out)
 }
 
-// words are the folded words of s: runs of letters and digits.
+// words are the first maxQueryWords distinct folded words of s: runs of
+// letters and digits.
 func words(s string) []string {
-	return strings.FieldsFunc(fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	var out []string
+	seen := map[string]bool{}
+	for w := range strings.FieldsFuncSeq(fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len(out) == maxQueryWords {
+			break
+		}
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // grams are the trigrams of each word, padded with a space at both ends
 // ("ann" gives " an", "ann", "nn "), each written as the hex of its
-// UTF-8 bytes: a token FTS4's simple tokenizer keeps whole.
+// UTF-8 bytes: a token FTS4's simple tokenizer keeps whole. It stops at
+// maxQueryGrams distinct trigrams.
 func grams(ws []string) []string {
 	var out []string
+	seen := map[string]bool{}
 	for _, w := range ws {
 		r := []rune(" " + w + " ")
 		for i := 0; i+3 <= len(r); i++ {
-			out = append(out, hex.EncodeToString([]byte(string(r[i:i+3]))))
+			if len(out) == maxQueryGrams {
+				return out
+			}
+			g := hex.EncodeToString([]byte(string(r[i : i+3])))
+			if !seen[g] {
+				seen[g] = true
+				out = append(out, g)
+			}
 		}
 	}
 	return out

@@ -113,7 +113,7 @@ func (ix *index) search(ctx context.Context, q env.ValueQuery) (*env.ValueMatche
 		return nil, err
 	}
 	out := ix.report(cols)
-	ws := words(q.Query)
+	ws := words(cut(q.Query, env.MaxValueQueryChars))
 	fixes, err := ix.corrections(ctx, ws)
 	if err != nil {
 		return nil, err
@@ -148,7 +148,7 @@ const (
 // share too few trigrams.
 func (ix *index) corrections(ctx context.Context, ws []string) ([]string, error) {
 	var out []string
-	for _, w := range ws[:min(len(ws), maxQueryWords)] {
+	for _, w := range ws {
 		var held int
 		if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM vocab WHERE word = ?", w).Scan(&held); err != nil {
 			return nil, fmt.Errorf("value index: vocabulary: %w", err)
