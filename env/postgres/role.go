@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Beginner starts a transaction: a *pgx.Conn, a *pgxpool.Pool or a
@@ -15,8 +18,10 @@ type Beginner interface {
 }
 
 // roleLock is the advisory lock EnsureReader holds while it changes a
-// role, so that two imports (or tests) at once do not trip on each
-// other's CREATE ROLE and GRANT.
+// role, so that two imports (or tests) at once on one database do not
+// trip on each other's CREATE ROLE and GRANT. Roles belong to the whole
+// server and advisory locks to one database: callers on different
+// databases can still meet, and EnsureReader tries again when they do.
 const roleLock = 0x5_0179_6E00
 
 // EnsureReader makes role a role that can log in and only read the given
@@ -39,7 +44,48 @@ func EnsureReader(ctx context.Context, conn Beginner, role string, schemas ...st
 	if role == "" {
 		return errors.New("ensure reader: empty role name")
 	}
-	err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+	var err error
+	for attempt := 1; ; attempt++ {
+		if err = ensureReaderOnce(ctx, conn, role, schemas); err == nil || attempt == roleAttempts || !concurrentCatalogChange(err) {
+			break
+		}
+		select { // another database's EnsureReader changed the role meanwhile: try again
+		case <-time.After(time.Duration(attempt) * 10 * time.Millisecond):
+		case <-ctx.Done():
+			return fmt.Errorf("ensure reader %s: %w", role, ctx.Err())
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("ensure reader %s: %w", role, err)
+	}
+	return nil
+}
+
+// roleAttempts is how many times EnsureReader tries when another session
+// changes the role at the same time.
+const roleAttempts = 5
+
+// concurrentCatalogChange reports whether err is a role or grant changed
+// by another session at the same moment: roles are shared by every
+// database of a server, and the advisory lock only serialises callers on
+// the same database.
+func concurrentCatalogChange(err error) bool {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	switch pe.Code {
+	case "XX000": // tuple concurrently updated
+		return strings.Contains(pe.Message, "concurrently")
+	case "40001", "40P01", "23505", "42710": // serialization, deadlock, unique violation, role created meanwhile
+		return true
+	}
+	return false
+}
+
+// ensureReaderOnce is one attempt of EnsureReader, in one transaction.
+func ensureReaderOnce(ctx context.Context, conn Beginner, role string, schemas []string) error {
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(roleLock)); err != nil {
 			return err
 		}
@@ -53,10 +99,6 @@ func EnsureReader(ctx context.Context, conn Beginner, role string, schemas ...st
 		}
 		return revokeMemberships(ctx, tx, role)
 	})
-	if err != nil {
-		return fmt.Errorf("ensure reader %s: %w", role, err)
-	}
-	return nil
 }
 
 // createRole creates role, with LOGIN, unless it exists.
