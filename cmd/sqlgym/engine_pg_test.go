@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,11 +132,16 @@ func TestEngineFlagUsage(t *testing.T) {
 		{[]string{"check", "--dataset", "mini=bird:" + bird}, "give --engine mini=postgres://URL"},
 		{[]string{"serve", "--dataset", "mini=bird:" + bird, "--engine", "other=postgres://h/d", "--data-dir", dir}, "give --engine mini"},
 		{[]string{"serve", "--pg-conns", "0"}, "--pg-conns and --pg-schema-conns must be at least 1"},
+		// without --dataset the demo runs on SQLite: an --engine would be ignored
+		{[]string{"serve", "--engine", "demo=postgres://h/d", "--data-dir", dir, "--addr", "256.0.0.1:0", "--token", "x"}, "--engine demo: no dataset of that name"},
 	}
 	for _, tc := range tests {
 		_, _, err := sqlgym(t, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("sqlgym %v: err = %v, want %q", tc.args, err, tc.want)
+		}
+		if !errors.As(err, new(usageError)) {
+			t.Errorf("sqlgym %v: %T, want a usage error (exit status 2)", tc.args, err)
 		}
 	}
 }

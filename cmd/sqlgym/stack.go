@@ -170,6 +170,9 @@ func (s *stackFlags) engines(values env.ValueSearcher) (*env.Catalog, *tools.Run
 // loadDatasets loads every --dataset, or the embedded demo when none is given.
 func (s *stackFlags) loadDatasets(ctx context.Context) ([]*env.Dataset, error) {
 	if len(s.datasets.values) == 0 {
+		if err := s.engine.checkUsed(nil); err != nil {
+			return nil, usageError{err.Error() + " (without --dataset only the embedded demo runs, on SQLite)"}
+		}
 		ds, err := demo.Load(ctx, filepath.Join(s.dataDir, "demo"), sqlite.Build)
 		if err != nil {
 			return nil, fmt.Errorf("demo dataset: %w", err)
