@@ -122,6 +122,9 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error)
 	if st.datasets, err = s.loadDatasets(ctx); err != nil {
 		return nil, err
 	}
+	if err := s.tools.checkDatasets(st.datasets); err != nil {
+		return nil, err
+	}
 	for _, ds := range st.datasets {
 		log.Info("dataset loaded", zap.String("name", ds.Name), zap.Int("tasks", len(ds.Tasks)), zap.Int("databases", len(ds.DBs)))
 	}

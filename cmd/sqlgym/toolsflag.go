@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -85,6 +86,16 @@ func (t *toolFlags) parse() error {
 func (x *indexFlags) check() error {
 	if x.maxChars < 1 || x.maxDistinct < 1 || x.maxValues < 1 || x.buildTimeout <= 0 {
 		return usageError{"--value-index-max-chars, --value-index-max-distinct, --value-index-max-values and --value-index-build-timeout must be positive"}
+	}
+	return nil
+}
+
+// checkDatasets fails when a --dataset-tools names no loaded dataset.
+func (t *toolFlags) checkDatasets(dss []*env.Dataset) error {
+	for name := range t.datasets {
+		if !slices.ContainsFunc(dss, func(ds *env.Dataset) bool { return ds.Name == name }) {
+			return usageError{fmt.Sprintf("--dataset-tools %s: no dataset of that name", name)}
+		}
 	}
 	return nil
 }

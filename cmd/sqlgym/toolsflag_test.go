@@ -25,3 +25,14 @@ func TestServeRefusesUnusableValueIndexDir(t *testing.T) {
 		t.Errorf("err = %v (%T), want a usage error naming --value-index-dir %s", err, err, bad)
 	}
 }
+
+// TestDatasetToolsNamesALoadedDataset: --dataset-tools for a dataset that
+// is not loaded is a usage error, found before the server opens anything
+// (the --addr cannot be listened on).
+func TestDatasetToolsNamesALoadedDataset(t *testing.T) {
+	_, _, err := sqlgym(t, "serve", "--dataset-tools", "nosuch=execute_sql", "--data-dir", t.TempDir(),
+		"--addr", "256.0.0.1:0", "--token", "x")
+	if !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "--dataset-tools nosuch: no dataset of that name") {
+		t.Errorf("err = %v (%T), want a usage error naming --dataset-tools nosuch", err, err)
+	}
+}
