@@ -174,3 +174,25 @@ func TestCheckListsBadDatabases(t *testing.T) {
 		t.Errorf("error %v (exit %d), want 3 of 4 databases would not open, exit status 1", err, exitCode(err))
 	}
 }
+
+// TestStartupCheckHidesPasswords: a database on a PostgreSQL server that
+// does not answer fails the startup check, and neither the log line nor
+// the summary error holds the password of the --engine URL.
+func TestStartupCheckHidesPasswords(t *testing.T) {
+	dir := badSpiderDir(t, false)
+	const pw = "s3cretPW"
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--dataset", "bad=spider:" + dir,
+		"--engine", "bad=postgres://root:" + pw + "@127.0.0.1:1/test?sslmode=disable&password=" + pw,
+		"--data-dir", t.TempDir()}, &stdout, &stderr)
+	if err == nil {
+		t.Fatal("serve started on a server that does not answer")
+	}
+	out := stdout.String() + stderr.String() + err.Error()
+	if !strings.Contains(out, "database failed the startup check") || !strings.Contains(err.Error(), "bad/shop: postgres://root:") {
+		t.Fatalf("no startup check failure logged for bad/shop:\n%s", out)
+	}
+	if strings.Contains(out, pw) {
+		t.Errorf("the password is in the output:\n%s", out)
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,11 +132,37 @@ func TestEngineFlagUsage(t *testing.T) {
 		{[]string{"check", "--dataset", "mini=bird:" + bird}, "give --engine mini=postgres://URL"},
 		{[]string{"serve", "--dataset", "mini=bird:" + bird, "--engine", "other=postgres://h/d", "--data-dir", dir}, "give --engine mini"},
 		{[]string{"serve", "--pg-conns", "0"}, "--pg-conns and --pg-schema-conns must be at least 1"},
+		{[]string{"serve", "--pg-schema-conns", "100", "--pg-conns", "5", "--addr", "256.0.0.1:0", "--token", "x"}, "--pg-schema-conns 100 is more than --pg-conns 5"},
+		{[]string{"serve", "--pg-schema-conns", "x"}, "want a whole number"},
+		// without --dataset the demo runs on SQLite: an --engine would be ignored
+		{[]string{"serve", "--engine", "demo=postgres://h/d", "--data-dir", dir, "--addr", "256.0.0.1:0", "--token", "x"}, "--engine demo: no dataset of that name"},
 	}
 	for _, tc := range tests {
 		_, _, err := sqlgym(t, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("sqlgym %v: err = %v, want %q", tc.args, err, tc.want)
+		}
+		if !errors.As(err, new(usageError)) {
+			t.Errorf("sqlgym %v: %T, want a usage error (exit status 2)", tc.args, err)
+		}
+	}
+}
+
+// TestPgSchemaConnsDefault: given --pg-conns alone, the per-schema bound
+// is its default lowered to --pg-conns, not an error.
+func TestPgSchemaConnsDefault(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{{nil, postgres.DefaultMaxSchemaConns}, {[]string{"--pg-conns", "5"}, 5}, {[]string{"--pg-conns", "5", "--pg-schema-conns", "3"}, 3}} {
+		var e engineFlags
+		fs := newFlagSet("serve", &strings.Builder{})
+		e.register(fs)
+		if err := parseFlags(fs, tc.args); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.parse(); err != nil || e.pgSchemaConns != tc.want {
+			t.Errorf("%v: --pg-schema-conns %d, %v; want %d", tc.args, e.pgSchemaConns, err, tc.want)
 		}
 	}
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,10 +15,11 @@ import (
 // engineFlags say which datasets run on a PostgreSQL server
 // (--engine NAME=postgres://URL) and bound that server's connections.
 type engineFlags struct {
-	values        listFlag
-	pgConns       int
-	pgSchemaConns int
-	servers       map[string]string // dataset name -> server URL; set by parse
+	values         listFlag
+	pgConns        int
+	pgSchemaConns  int
+	schemaConnsSet bool              // --pg-schema-conns was given
+	servers        map[string]string // dataset name -> server URL; set by parse
 }
 
 func (e *engineFlags) register(fs *flag.FlagSet) {
@@ -24,14 +27,31 @@ func (e *engineFlags) register(fs *flag.FlagSet) {
 		"(sqlgym import creates them), read as the role "+postgres.DefaultRole+" (repeatable)")
 	fs.IntVar(&e.pgConns, "pg-conns", postgres.DefaultMaxConns,
 		"connections to one PostgreSQL server: statements running on it at once, all its schemas together; waiting counts against the statement's timeout")
-	fs.IntVar(&e.pgSchemaConns, "pg-schema-conns", postgres.DefaultMaxSchemaConns,
-		"statements running at once on one PostgreSQL schema (at most --pg-conns); waiting counts against the statement's timeout")
+	e.pgSchemaConns = postgres.DefaultMaxSchemaConns
+	fs.Func("pg-schema-conns", fmt.Sprintf("`N` statements running at once on one PostgreSQL schema, at most --pg-conns "+
+		"(default %d, or --pg-conns when that is less); waiting counts against the statement's timeout", postgres.DefaultMaxSchemaConns),
+		func(v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return errors.New("want a whole number")
+			}
+			e.pgSchemaConns, e.schemaConnsSet = n, true
+			return nil
+		})
 }
 
 // parse reads the --engine values.
 func (e *engineFlags) parse() error {
 	if e.pgConns < 1 || e.pgSchemaConns < 1 {
 		return usageError{"--pg-conns and --pg-schema-conns must be at least 1"}
+	}
+	switch {
+	case e.pgSchemaConns <= e.pgConns:
+	case e.schemaConnsSet:
+		return usageError{fmt.Sprintf("--pg-schema-conns %d is more than --pg-conns %d: one schema cannot run more statements than the server has connections",
+			e.pgSchemaConns, e.pgConns)}
+	default:
+		e.pgSchemaConns = e.pgConns // the default, lowered to the server's bound
 	}
 	e.servers = map[string]string{}
 	for _, v := range e.values.values {

@@ -122,6 +122,9 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error)
 	if st.datasets, err = s.loadDatasets(ctx); err != nil {
 		return nil, err
 	}
+	if err := s.tools.checkDatasets(st.datasets); err != nil {
+		return nil, err
+	}
 	for _, ds := range st.datasets {
 		log.Info("dataset loaded", zap.String("name", ds.Name), zap.Int("tasks", len(ds.Tasks)), zap.Int("databases", len(ds.DBs)))
 	}
@@ -170,6 +173,9 @@ func (s *stackFlags) engines(values env.ValueSearcher) (*env.Catalog, *tools.Run
 // loadDatasets loads every --dataset, or the embedded demo when none is given.
 func (s *stackFlags) loadDatasets(ctx context.Context) ([]*env.Dataset, error) {
 	if len(s.datasets.values) == 0 {
+		if err := s.engine.checkUsed(nil); err != nil {
+			return nil, usageError{err.Error() + " (without --dataset only the embedded demo runs, on SQLite)"}
+		}
 		ds, err := demo.Load(ctx, filepath.Join(s.dataDir, "demo"), sqlite.Build)
 		if err != nil {
 			return nil, fmt.Errorf("demo dataset: %w", err)

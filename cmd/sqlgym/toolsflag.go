@@ -4,7 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -88,6 +90,16 @@ func (x *indexFlags) check() error {
 	return nil
 }
 
+// checkDatasets fails when a --dataset-tools names no loaded dataset.
+func (t *toolFlags) checkDatasets(dss []*env.Dataset) error {
+	for name := range t.datasets {
+		if !slices.ContainsFunc(dss, func(ds *env.Dataset) bool { return ds.Name == name }) {
+			return usageError{fmt.Sprintf("--dataset-tools %s: no dataset of that name", name)}
+		}
+	}
+	return nil
+}
+
 // searches reports whether any dataset offers search_values.
 func (t *toolFlags) searches() bool {
 	if t.set.Has(schemas.ToolSearchValues) {
@@ -102,16 +114,34 @@ func (t *toolFlags) searches() bool {
 }
 
 // open returns the value index store under dataDir, logging each
-// database's index as it is ready.
+// database's index as it is ready. A directory that cannot be made or
+// written is a usage error: every index would fail.
 func (x *indexFlags) open(dataDir string, log *zap.Logger) (*valueindex.Store, error) {
 	dir := x.dir
 	if dir == "" {
 		dir = filepath.Join(dataDir, "value-index")
 	}
+	if err := writableDir(dir); err != nil {
+		return nil, usageError{fmt.Sprintf("--value-index-dir %s: %v", dir, err)}
+	}
 	return valueindex.New(valueindex.Config{
 		Dir: dir, MaxValueChars: x.maxChars, MaxDistinct: x.maxDistinct, MaxValues: x.maxValues,
 		BuildTimeout: x.buildTimeout, Progress: logProgress(log),
 	})
+}
+
+// writableDir makes dir if it is missing and checks that a file can be
+// made in it.
+func writableDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("cannot be made: %w", err)
+	}
+	f, err := os.CreateTemp(dir, ".write-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot be written: %w", err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // logProgress is the log line of each database's value index.

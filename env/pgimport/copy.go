@@ -37,7 +37,8 @@ func (c CopyConfig) withDefaults() CopyConfig {
 }
 
 // CopyDB copies every table of src into the PostgreSQL schema named dbID,
-// replacing the schema and everything in it, in one transaction: either
+// replacing the schema and everything in it (only a schema an earlier
+// import made, marked with ImportMark; see CheckTargets), in one transaction: either
 // the whole database is there afterwards, with as many rows in each table
 // as in SQLite, or the schema is as it was. Table and column names are
 // lower-cased (SQLite's are case-insensitive, PostgreSQL folds bare names
@@ -76,12 +77,8 @@ type copier struct {
 }
 
 func (c *copier) run(tables []env.Table) error {
-	q := pgx.Identifier{c.schema}.Sanitize()
-	if _, err := c.tx.Exec(c.ctx, "DROP SCHEMA IF EXISTS "+q+" CASCADE"); err != nil {
-		return fmt.Errorf("drop schema: %w", err)
-	}
-	if _, err := c.tx.Exec(c.ctx, "CREATE SCHEMA "+q); err != nil {
-		return fmt.Errorf("create schema: %w", err)
+	if err := c.replaceSchema(); err != nil {
+		return err
 	}
 	for i := range tables {
 		tc, err := c.table(&tables[i])
@@ -96,6 +93,26 @@ func (c *copier) run(tables []env.Table) error {
 				return fmt.Errorf("table %s: %w", tables[i].Name, err)
 			}
 		}
+	}
+	return nil
+}
+
+// replaceSchema drops the schema of an earlier import, if there is one,
+// and creates it anew with ImportMark; a schema the import did not make is
+// an error (see checkTarget).
+func (c *copier) replaceSchema() error {
+	if err := checkTarget(c.ctx, c.tx, c.schema); err != nil {
+		return err
+	}
+	q := pgx.Identifier{c.schema}.Sanitize()
+	if _, err := c.tx.Exec(c.ctx, "DROP SCHEMA IF EXISTS "+q+" CASCADE"); err != nil {
+		return fmt.Errorf("drop schema: %w", err)
+	}
+	if _, err := c.tx.Exec(c.ctx, "CREATE SCHEMA "+q); err != nil {
+		return fmt.Errorf("create schema: %w", err)
+	}
+	if _, err := c.tx.Exec(c.ctx, "COMMENT ON SCHEMA "+q+" IS '"+ImportMark+"'"); err != nil {
+		return fmt.Errorf("mark schema: %w", err)
 	}
 	return nil
 }

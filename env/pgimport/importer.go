@@ -96,6 +96,9 @@ func Import(ctx context.Context, cfg Config) (*Imported, error) {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
+	if err := CheckTargets(ctx, cfg.Conn, ids); err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
 	rep := &Report{Dataset: ds.Name}
 	srcs, dsts := map[string]env.DB{}, map[string]env.DB{}
 	defer closeAll(srcs)

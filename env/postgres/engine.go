@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -176,7 +177,22 @@ func poolStats(p *pgxpool.Pool) env.PoolStats {
 // redact is a source without the password its URL may hold.
 func redact(source string) string {
 	if src, err := parseSource(source); err == nil {
-		return src.url.Redacted() + "#" + src.schema
+		u := *src.url
+		if q := u.Query(); q.Has("password") {
+			q.Set("password", "xxxxx")
+			u.RawQuery = q.Encode()
+		}
+		return u.Redacted() + "#" + src.schema
 	}
 	return "(unreadable source)"
+}
+
+// Redact is a database source fit for a log line or an error: a
+// postgres:// source without the password its URL may hold (in the user
+// part or as ?password=), any other source (a file's path) as it is.
+func Redact(source string) string {
+	if !strings.HasPrefix(source, "postgres://") && !strings.HasPrefix(source, "postgresql://") {
+		return source
+	}
+	return redact(source)
 }

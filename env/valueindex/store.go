@@ -104,16 +104,31 @@ func (s *Store) Warm(datasets []*env.Dataset, open func(ctx context.Context, ds 
 				if s.base.Err() != nil {
 					return
 				}
-				db, err := open(s.base, ds, dbID)
-				if err == nil {
-					err = s.Prepare(s.base, ds, dbID, db)
-				}
-				if err != nil && s.base.Err() == nil {
-					s.cfg.Progress(Progress{Dataset: ds.Name, DBID: dbID, Err: err})
-				}
+				s.warmOne(ds, dbID, open)
 			}
 		}
 	}()
+}
+
+// warmOne prepares one database's index for Warm and waits for it. A
+// failure to open the database or to start the build is reported here;
+// the build's own outcome, failure included, load reports.
+func (s *Store) warmOne(ds *env.Dataset, dbID string, open func(ctx context.Context, ds *env.Dataset, dbID string) (env.DB, error)) {
+	db, err := open(s.base, ds, dbID)
+	var f *flight
+	if err == nil {
+		f, err = s.flight(ds, dbID, db)
+	}
+	if err != nil {
+		if s.base.Err() == nil {
+			s.cfg.Progress(Progress{Dataset: ds.Name, DBID: dbID, Err: err})
+		}
+		return
+	}
+	select {
+	case <-f.done:
+	case <-s.base.Done():
+	}
 }
 
 // flight returns the database's flight, starting it when there is none.
