@@ -29,7 +29,7 @@ func identify(ds *env.Dataset, dbID string, cfg Config) (identity, string, error
 		return nil, "", fmt.Errorf("dataset %s: unknown db_id %q", ds.Name, dbID)
 	}
 	id := identity{
-		"format": formatVersion, "dialect": string(ds.Dialect), "source": source,
+		"format": formatVersion, "dialect": string(ds.Dialect), "source": storedSource(ds.Dialect, source),
 		"max_value_chars": strconv.Itoa(cfg.MaxValueChars), "max_distinct": strconv.Itoa(cfg.MaxDistinct),
 		"max_values": strconv.Itoa(cfg.MaxValues),
 	}
@@ -47,6 +47,17 @@ func identify(ds *env.Dataset, dbID string, cfg Config) (identity, string, error
 		id["max_value_chars"], id["max_distinct"], id["max_values"]}, "\x00")))
 	name := dbID + "-" + hex.EncodeToString(sum[:8]) + ".fts4.sqlite"
 	return id, filepath.Join(cfg.Dir, safeName(name)), nil
+}
+
+// storedSource is what an index file records of its database's source:
+// a SQLite file's path as it is, a server's connection string only as a
+// hash, since it may hold a password and index files are plain files.
+func storedSource(d env.Dialect, source string) string {
+	if d == env.SQLite {
+		return source
+	}
+	sum := sha256.Sum256([]byte(source))
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // safeName keeps a file name to letters, digits, '-', '_' and '.'.
