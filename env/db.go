@@ -39,6 +39,11 @@ type Limits struct {
 	MaxRows        int           // rows kept; one more is read to set Truncated
 	MaxCellBytes   int           // longer text or blob values are cut and marked
 	MaxResultBytes int           // rows stop once their cells add up to this
+	// Reads asks for the tables and columns the statement reads
+	// (ResultSet.ReadTables and ReadColumns), which only scoring uses;
+	// without it they are nil and the engine spends nothing on them (a
+	// PostgreSQL plan read, SQLite's records of each column read).
+	Reads bool
 }
 
 // ResultSet is what a statement returned. Values are nil, int64, float64,

@@ -64,9 +64,12 @@ func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.Resul
 	eff := d.limits(lim)
 	var rs *env.ResultSet
 	err = d.call(ctx, eff.Timeout, func(c *conn) error {
-		cols, tables, err := c.readColumns(stmt, eff)
-		if err != nil {
-			return err
+		var cols, tables []string
+		if eff.Reads {
+			var err error
+			if cols, tables, err = c.readColumns(stmt, eff); err != nil {
+				return err
+			}
 		}
 		start := time.Now()
 		if rs, err = c.run(stmt, nil, eff); err != nil {

@@ -166,7 +166,7 @@ func TestReadColumns(t *testing.T) {
 		{"SELECT name::text, true FROM singer", []string{"singer.name"}},
 	}
 	for _, tc := range tests {
-		rs, err := d.Query(context.Background(), tc.sql, env.Limits{})
+		rs, err := d.Query(context.Background(), tc.sql, env.Limits{Reads: true})
 		if err != nil {
 			t.Errorf("%s: %v", tc.sql, err)
 			continue
@@ -190,7 +190,7 @@ func TestReadTables(t *testing.T) {
 		{"EXPLAIN SELECT name FROM singer", []string{}},
 	}
 	for _, tc := range tests {
-		rs, err := d.Query(context.Background(), tc.sql, env.Limits{})
+		rs, err := d.Query(context.Background(), tc.sql, env.Limits{Reads: true})
 		if err != nil {
 			t.Errorf("%s: %v", tc.sql, err)
 			continue
@@ -348,5 +348,25 @@ CREATE SCHEMA shop_db; CREATE TABLE shop_db.other (x integer)`)
 	}
 	if tb, err := d.Describe(ctx, "ITEM", 0); err != nil || tb.Name != "item" {
 		t.Errorf("Describe(ITEM) = %+v, %v; want item", tb, err)
+	}
+}
+
+// TestReadsOnlyWhenAsked: without Limits.Reads no plan is read and no
+// table or column is reported; with it both are.
+func TestReadsOnlyWhenAsked(t *testing.T) {
+	d, _, _ := openFixture(t, Config{})
+	rs, err := d.Query(context.Background(), "SELECT name FROM singer", env.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs.ReadColumns != nil || rs.ReadTables != nil {
+		t.Errorf("without Reads: columns %q, tables %q; want none", rs.ReadColumns, rs.ReadTables)
+	}
+	rs, err = d.Query(context.Background(), "SELECT name FROM singer", env.Limits{Reads: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(rs.ReadColumns, []string{"singer.name"}) || !reflect.DeepEqual(rs.ReadTables, []string{"singer"}) {
+		t.Errorf("with Reads: columns %q, tables %q", rs.ReadColumns, rs.ReadTables)
 	}
 }

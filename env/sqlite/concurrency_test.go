@@ -48,7 +48,7 @@ func oneRound(d env.DB, i int) error {
 	switch i % 5 {
 	case 0, 1:
 		x := int64(i%10000 + 1)
-		rs, err := d.Query(ctx, fmt.Sprintf("SELECT x, label FROM big WHERE x = %d", x), env.Limits{MaxRows: 5})
+		rs, err := d.Query(ctx, fmt.Sprintf("SELECT x, label FROM big WHERE x = %d", x), env.Limits{MaxRows: 5, Reads: true})
 		if err != nil {
 			return err
 		}

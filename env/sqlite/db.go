@@ -51,7 +51,7 @@ func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.Resul
 		return nil, err
 	}
 	eff := d.limits(lim)
-	g := newGuard(true)
+	g := newGuard(lim.Reads)
 	var rs *env.ResultSet
 	var elapsed time.Duration
 	err = d.withConn(ctx, eff.Timeout, g, func(stmtCtx context.Context, conn *sqlite3.SQLiteConn) error {
@@ -69,7 +69,9 @@ func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.Resul
 		return nil, fmt.Errorf("sqlite %s: %w", d.path, err)
 	}
 	rs.Elapsed = elapsed
-	rs.ReadColumns, rs.ReadTables = g.readColumns(), g.readTables()
+	if lim.Reads {
+		rs.ReadColumns, rs.ReadTables = g.readColumns(), g.readTables()
+	}
 	return rs, nil
 }
 

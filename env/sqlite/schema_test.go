@@ -103,7 +103,7 @@ func TestReadTables(t *testing.T) {
 		{"SELECT 1 WHERE EXISTS (SELECT * FROM Concert)", []string{"concert"}},
 	}
 	for _, tc := range tests {
-		rs, err := d.Query(context.Background(), tc.sql, env.Limits{})
+		rs, err := d.Query(context.Background(), tc.sql, env.Limits{Reads: true})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.sql, err)
 		}
@@ -130,12 +130,32 @@ func TestReadColumns(t *testing.T) {
 		{"SELECT a.name, b.name FROM singer a, singer b WHERE a.singer_id < b.singer_id LIMIT 1", []string{"singer.name", "singer.singer_id"}},
 	}
 	for _, tc := range tests {
-		rs, err := d.Query(context.Background(), tc.sql, env.Limits{})
+		rs, err := d.Query(context.Background(), tc.sql, env.Limits{Reads: true})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.sql, err)
 		}
 		if !reflect.DeepEqual(rs.ReadColumns, tc.want) {
 			t.Errorf("%s: ReadColumns = %q, want %q", tc.sql, rs.ReadColumns, tc.want)
 		}
+	}
+}
+
+// TestReadsOnlyWhenAsked: a statement run without Limits.Reads records no
+// tables or columns read; the same with it records them.
+func TestReadsOnlyWhenAsked(t *testing.T) {
+	d, _ := openFixture(t)
+	rs, err := d.Query(context.Background(), "SELECT name FROM singer", env.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs.ReadColumns != nil || rs.ReadTables != nil {
+		t.Errorf("without Reads: columns %q, tables %q; want none", rs.ReadColumns, rs.ReadTables)
+	}
+	rs, err = d.Query(context.Background(), "SELECT name FROM singer", env.Limits{Reads: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs.ReadColumns) == 0 || len(rs.ReadTables) == 0 {
+		t.Errorf("with Reads: columns %q, tables %q; want both", rs.ReadColumns, rs.ReadTables)
 	}
 }

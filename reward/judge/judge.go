@@ -215,7 +215,8 @@ func (j *Judge) predFailed(ctx context.Context, v Verdict, err error) (Verdict, 
 // limits are the scoring limits: no cell is cut, rows and bytes are
 // bounded so that a cut result shows as Truncated.
 func (j *Judge) limits(timeout time.Duration) env.Limits {
-	return env.Limits{Timeout: timeout, MaxRows: j.cfg.MaxRows, MaxResultBytes: j.cfg.MaxResultBytes}
+	return env.Limits{Timeout: timeout, MaxRows: j.cfg.MaxRows, MaxResultBytes: j.cfg.MaxResultBytes,
+		Reads: true} // the tables and columns read: column_jaccard, table_jaccard, requires_table_read
 }
 
 // stripDistinct is sqltext.StripDistinct, skipping the lexer when the
