@@ -52,8 +52,9 @@ func (f *benchFlags) wireTasks(cfg *bench.Config, ds *env.Dataset, catalog *env.
 	}
 	bc := baseline.Config{
 		Dataset: ds, Catalog: catalog, Seed: cfg.Seed, Repeats: cfg.GoldRepeats,
-		Exec:    runner.Limits(),
-		Submit:  env.Limits{Timeout: f.stack.submitTimeout, MaxRows: judge.DefaultMaxRows, MaxResultBytes: judge.DefaultMaxResultBytes},
+		Exec: runner.Limits(),
+		Submit: env.Limits{Timeout: f.stack.submitTimeout, MaxRows: judge.DefaultMaxRows, MaxResultBytes: judge.DefaultMaxResultBytes,
+			Reads: true}, // as the judge runs a submission
 		Workers: runtime.GOMAXPROCS(0), Duration: f.baseline.duration, Statements: f.baseline.statements,
 	}
 	cfg.Baseline = func(ctx context.Context) (*bench.Baseline, error) {
