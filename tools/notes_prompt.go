@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -48,25 +49,16 @@ func noteLines(notes *env.DBNotes) []string {
 		return nil
 	}
 	var lines []string
-	for _, t := range sortedKeys(notes.Tables) {
+	for _, t := range slices.Sorted(maps.Keys(notes.Tables)) {
 		tn := notes.Tables[t]
 		if tn.Description != "" {
 			lines = append(lines, "- "+t+": "+tn.Description)
 		}
-		for _, c := range sortedKeys(tn.Columns) {
+		for _, c := range slices.Sorted(maps.Keys(tn.Columns)) {
 			if text := noteText(tn.Columns[c], ""); text != "" {
 				lines = append(lines, "- "+t+"."+c+": "+strings.TrimPrefix(text, "  -- "))
 			}
 		}
 	}
 	return lines
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

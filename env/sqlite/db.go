@@ -69,9 +69,7 @@ func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.Resul
 		return nil, fmt.Errorf("sqlite %s: %w", d.path, err)
 	}
 	rs.Elapsed = elapsed
-	if lim.Reads {
-		rs.ReadColumns, rs.ReadTables = g.readColumns(), g.readTables()
-	}
+	rs.ReadColumns, rs.ReadTables = g.readColumns(), g.readTables() // nil unless lim.Reads
 	return rs, nil
 }
 

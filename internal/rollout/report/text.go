@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,7 +57,7 @@ func writeBreakdown(w io.Writer, title string, groups map[string]*Stats, k int) 
 		passK, head = func(map[string]float64) string { return "" }, ""
 	}
 	fmt.Fprintf(tw, "%s\ttasks\tepisodes\tpass@1%s\tmean\tSC\tfirst-shot\trepair\t\n", title, head)
-	for _, name := range sortedKeys(groups) {
+	for _, name := range slices.Sorted(maps.Keys(groups)) {
 		s := groups[name]
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s%s\t%s\t%s\t%s\t%s\t\n", name, s.Tasks, s.Episodes,
 			pctOf(s.PassAtK, 1), passK(s.PassAtK), pct(s.MeanAccuracy), pct(s.SCAccuracy),
@@ -85,7 +86,7 @@ func passLine(m map[string]float64) string {
 
 // countLine lists counts by name, or by number when numeric.
 func countLine(m map[string]int, numeric bool) string {
-	keys := sortedKeys(m)
+	keys := slices.Sorted(maps.Keys(m))
 	if numeric {
 		slices.SortFunc(keys, func(a, b string) int {
 			x, _ := strconv.Atoi(a)
@@ -98,13 +99,4 @@ func countLine(m map[string]int, numeric bool) string {
 		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
 	}
 	return orNone(strings.Join(parts, ", "))
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
