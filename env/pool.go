@@ -17,12 +17,17 @@ type PoolStats struct {
 	InUse int
 	// Open is how many connections are open, in use or idle.
 	Open int
+	// Prepared counts the statements the engine prepared, and Reused
+	// those it ran again from a connection's prepared statements
+	// without preparing them anew.
+	Prepared, Reused int64
 }
 
 // Add returns the sum of s and o.
 func (s PoolStats) Add(o PoolStats) PoolStats {
 	return PoolStats{Waits: s.Waits + o.Waits, WaitTime: s.WaitTime + o.WaitTime,
-		InUse: s.InUse + o.InUse, Open: s.Open + o.Open}
+		InUse: s.InUse + o.InUse, Open: s.Open + o.Open,
+		Prepared: s.Prepared + o.Prepared, Reused: s.Reused + o.Reused}
 }
 
 // PoolReporter is an Engine that reports its connection statistics.

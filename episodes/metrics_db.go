@@ -11,6 +11,7 @@ import (
 type poolCollector struct {
 	stats                           func() env.PoolStats
 	waits, waitSeconds, inUse, open *prometheus.Desc
+	prepared, reused                *prometheus.Desc
 }
 
 // watchPools registers the databases' connection statistics.
@@ -25,12 +26,16 @@ func (m *Metrics) watchPools(stats func() env.PoolStats) {
 			"Database connections held by a statement now.", nil, nil),
 		open: prometheus.NewDesc("sqlgym_db_connections_open",
 			"Database connections open, in use or idle.", nil, nil),
+		prepared: prometheus.NewDesc("sqlgym_db_statements_prepared_total",
+			"Statements prepared by the SQLite engine.", nil, nil),
+		reused: prometheus.NewDesc("sqlgym_db_statements_reused_total",
+			"Statements the SQLite engine ran again from a connection's prepared statements (--db-stmt-cache) without preparing them.", nil, nil),
 	})
 }
 
 // Describe sends the descriptions of the metrics.
 func (c *poolCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.waits, c.waitSeconds, c.inUse, c.open} {
+	for _, d := range []*prometheus.Desc{c.waits, c.waitSeconds, c.inUse, c.open, c.prepared, c.reused} {
 		ch <- d
 	}
 }
@@ -42,4 +47,6 @@ func (c *poolCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.waitSeconds, prometheus.CounterValue, s.WaitTime.Seconds())
 	ch <- prometheus.MustNewConstMetric(c.inUse, prometheus.GaugeValue, float64(s.InUse))
 	ch <- prometheus.MustNewConstMetric(c.open, prometheus.GaugeValue, float64(s.Open))
+	ch <- prometheus.MustNewConstMetric(c.prepared, prometheus.CounterValue, float64(s.Prepared))
+	ch <- prometheus.MustNewConstMetric(c.reused, prometheus.CounterValue, float64(s.Reused))
 }

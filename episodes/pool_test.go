@@ -118,3 +118,28 @@ func (h *harness) waitMetrics(t *testing.T, ok func(map[string]float64) bool) {
 			m["sqlgym_db_connections_in_use"], m["sqlgym_db_pool_wait_total"])
 	}
 }
+
+// TestSubmitOfAnExecutedQueryIsScoredFromTheCache: a query tried with
+// execute_sql and then submitted runs the second time from the
+// connection's prepared statements, and is still scored on the tables
+// it reads (the default spec pays nothing for an answer that reads no
+// table).
+func TestSubmitOfAnExecutedQueryIsScoredFromTheCache(t *testing.T) {
+	h := newHarness(t, options{})
+	c := h.dial()
+	const q = "SELECT count(id) FROM items" // not the gold's text, which the judge runs
+	before := h.metrics(t)
+	r := reset(t, c, schemas.ResetParams{TaskID: "t/count"})
+	if s := step(t, c, r.EpisodeID, execSQL(q)); s.Info.Error != nil {
+		t.Fatalf("execute_sql: %+v", s.Info.Error)
+	}
+	s := step(t, c, r.EpisodeID, submitSQL(q))
+	if _, paid := s.Info.RewardComponents["final.correct"]; s.Info.Outcome != "correct" || !paid {
+		t.Fatalf("outcome %q, components %v: want correct and paid as correct (a query that reads a table)",
+			s.Info.Outcome, s.Info.RewardComponents)
+	}
+	after := h.metrics(t)
+	if got := after["sqlgym_db_statements_reused_total"] - before["sqlgym_db_statements_reused_total"]; got < 1 {
+		t.Errorf("statements reused: %v, want at least 1", got)
+	}
+}

@@ -21,6 +21,10 @@ type guard struct {
 	reads  map[string]struct{} // "table.column" read; nil: not recorded
 	tables map[string]struct{} // tables read, catalogs left out; nil: not recorded
 	denied string              // the first denial, as the model sees it
+
+	// The reads of the statement being prepared, captured for the
+	// statement cache whether or not the call records its own.
+	stmtReads, stmtTables map[string]struct{}
 }
 
 // newGuard returns a guard; with record set it collects the columns the
@@ -62,15 +66,59 @@ func (g *guard) authorize(op int, a1, a2, db string) int {
 // read, no column read. Its own tables (sqlite_master, sqlite_sequence,
 // ...) are no table of the database.
 func (g *guard) read(table, column string) {
-	if g.reads == nil {
+	if g.reads == nil && g.stmtReads == nil {
 		return
 	}
 	t := strings.ToLower(table)
+	tc := ""
+	if column != "" {
+		tc = strings.ToLower(table + "." + column)
+	}
+	record(g.tables, g.reads, t, tc)
+	record(g.stmtTables, g.stmtReads, t, tc)
+}
+
+// record adds a read of table t (lower case), and of column tc
+// ("table.column", lower case; empty for none) to tables and reads,
+// unless they are nil.
+func record(tables, reads map[string]struct{}, t, tc string) {
+	if tables == nil {
+		return
+	}
 	if !strings.HasPrefix(t, "sqlite_") {
+		tables[t] = struct{}{}
+	}
+	if tc != "" {
+		reads[tc] = struct{}{}
+	}
+}
+
+// capture starts recording the reads of the statement about to be
+// prepared, for the statement cache.
+func (g *guard) capture() {
+	g.stmtReads, g.stmtTables = map[string]struct{}{}, map[string]struct{}{}
+}
+
+// captured returns the reads recorded since capture, sorted, and stops
+// recording them.
+func (g *guard) captured() (reads, tables []string) {
+	reads, tables = sortedKeys(g.stmtReads), sortedKeys(g.stmtTables)
+	g.stmtReads, g.stmtTables = nil, nil
+	return reads, tables
+}
+
+// replay records the reads of a statement taken from the statement
+// cache, which SQLite does not prepare again and so does not authorize
+// again.
+func (g *guard) replay(reads, tables []string) {
+	if g.reads == nil {
+		return
+	}
+	for _, t := range tables {
 		g.tables[t] = struct{}{}
 	}
-	if column != "" {
-		g.reads[strings.ToLower(table+"."+column)] = struct{}{}
+	for _, c := range reads {
+		g.reads[c] = struct{}{}
 	}
 }
 

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"net/url"
 	"os"
@@ -45,7 +46,7 @@ func runScript(ctx context.Context, path, script string) error {
 	}
 	// An escaped URI: a path holding ?, # or % must not be read as options.
 	dsn := (&url.URL{Scheme: "file", Path: abs, RawQuery: "_journal_mode=OFF&_sync=OFF"}).String()
-	db := sql.OpenDB(&connector{dsn: dsn, drv: &sqlite3.SQLiteDriver{}})
+	db := sql.OpenDB(scriptConnector{dsn: dsn, drv: &sqlite3.SQLiteDriver{}})
 	defer db.Close()
 	conn, err := db.Conn(ctx)
 	if err != nil {
@@ -57,6 +58,17 @@ func runScript(ctx context.Context, path, script string) error {
 	}
 	return conn.Close()
 }
+
+// scriptConnector opens the plain, writable connections that build a
+// file, without the engine's sandbox; no driver name is registered.
+type scriptConnector struct {
+	dsn string
+	drv *sqlite3.SQLiteDriver
+}
+
+func (c scriptConnector) Connect(context.Context) (driver.Conn, error) { return c.drv.Open(c.dsn) }
+
+func (c scriptConnector) Driver() driver.Driver { return c.drv }
 
 func syncFile(path string) error {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)

@@ -11,11 +11,47 @@ import (
 // connector opens connections through a driver value of our own, so no
 // driver name is registered globally and each engine can carry its hooks.
 type connector struct {
-	dsn string
-	drv *sqlite3.SQLiteDriver
+	dsn       string
+	drv       *sqlite3.SQLiteDriver
+	stmtCache int    // statements each connection keeps prepared
+	pools     *pools // the engine's, which count the statements prepared and reused
 }
 
-func (c *connector) Connect(context.Context) (driver.Conn, error) { return c.drv.Open(c.dsn) }
+func (c *connector) Connect(context.Context) (driver.Conn, error) {
+	dc, err := c.drv.Open(c.dsn)
+	if err != nil {
+		return nil, err
+	}
+	sc, ok := dc.(*sqlite3.SQLiteConn)
+	if !ok {
+		dc.Close()
+		return nil, fmt.Errorf("connect: unexpected driver connection %T", dc)
+	}
+	cn := &conn{SQLiteConn: sc, stmts: newStmtCache(c.stmtCache), guard: newGuard(false), pools: c.pools}
+	sc.RegisterAuthorizer(cn.authorize)
+	return cn, nil
+}
+
+// authorize is the connection's authorizer: the guard of the call that
+// holds it decides.
+func (c *conn) authorize(op int, a1, a2, db string) int { return c.guard.authorize(op, a1, a2, db) }
+
+// conn is a connection of the engine: the driver's, with the statements
+// it keeps prepared and the guard of the call that holds it, which its
+// authorizer consults. database/sql hands it to one call at a time.
+type conn struct {
+	*sqlite3.SQLiteConn
+	stmts *stmtCache
+	guard *guard
+	pools *pools
+}
+
+// Close finalizes the kept statements, then closes the connection:
+// SQLite keeps a connection with unfinalized statements open.
+func (c *conn) Close() error {
+	c.stmts.close()
+	return c.SQLiteConn.Close()
+}
 
 func (c *connector) Driver() driver.Driver { return c.drv }
 
@@ -32,8 +68,8 @@ const connCacheKiB = 512
 // that bound what one statement can build (SQLITE_LIMIT_LENGTH stops
 // randomblob, zeroblob, printf and replace blow-ups), no attached
 // databases, no trust in functions called from the schema, a small page
-// cache, and the read-only authorizer as the default until a call
-// registers its own.
+// cache, and the read-only authorizer until Connect registers the one
+// that consults each call's guard.
 func connectHook(cfg Config) func(*sqlite3.SQLiteConn) error {
 	return func(c *sqlite3.SQLiteConn) error {
 		c.SetLimit(sqlite3.SQLITE_LIMIT_LENGTH, cfg.MaxValueBytes)

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mattn/go-sqlite3"
-
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sandbox"
 )
@@ -54,10 +52,10 @@ func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.Resul
 	g := newGuard(lim.Reads)
 	var rs *env.ResultSet
 	var elapsed time.Duration
-	err = d.withConn(ctx, eff.Timeout, g, func(stmtCtx context.Context, conn *sqlite3.SQLiteConn) error {
+	err = d.withConn(ctx, eff.Timeout, g, func(stmtCtx context.Context, c *conn) error {
 		start := time.Now()
 		var err error
-		rs, err = run(stmtCtx, conn, stmt, eff)
+		rs, err = run(stmtCtx, c, g, stmt, eff)
 		elapsed = time.Since(start)
 		return err
 	})
@@ -81,35 +79,40 @@ func (d *db) limits(lim env.Limits) limits {
 	return limits{Limits: lim, ceil: sandbox.Ceilings{Rows: d.cfg.MaxResultRows, Bytes: d.cfg.MaxResultBytes}}
 }
 
+// idleGuard is the guard of a connection no call holds: it records
+// nothing and denies what every guard denies.
+var idleGuard = newGuard(false)
+
 // withConn runs f on a connection of its own, with g as the authorizer
 // and a context that ends timeout after the call began: waiting for a
 // connection, then for one of the engine's running slots, counts against
 // it. The connection's driver handle is reached through Raw; an
 // interrupted statement leaves the connection fit for the next call.
 func (d *db) withConn(ctx context.Context, timeout time.Duration, g *guard,
-	f func(context.Context, *sqlite3.SQLiteConn) error) error {
+	f func(context.Context, *conn) error) error {
 	start := time.Now()
 	stmtCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	b := budget{parent: ctx, stmt: stmtCtx, timeout: timeout}
-	conn, err := d.pool.Conn(stmtCtx)
+	pc, err := d.pool.Conn(stmtCtx)
 	if err != nil {
 		return d.waitFailed(b, err, fmt.Sprintf(
 			"all %d connections to this database stayed busy with other statements", d.cfg.MaxConns))
 	}
-	defer conn.Close()
+	defer pc.Close()
 	if err := d.pools.acquire(stmtCtx); err != nil {
 		return d.waitFailed(b, err, fmt.Sprintf(
 			"the server was running %d statements at once, its limit", d.cfg.MaxRunning))
 	}
 	defer d.pools.release()
 	b.waited = time.Since(start)
-	err = conn.Raw(func(dc any) error {
-		c, ok := dc.(*sqlite3.SQLiteConn)
+	err = pc.Raw(func(dc any) error {
+		c, ok := dc.(*conn)
 		if !ok {
 			return fmt.Errorf("unexpected driver connection %T", dc)
 		}
-		c.RegisterAuthorizer(g.authorize)
+		c.guard = g
+		defer func() { c.guard = idleGuard }()
 		return f(stmtCtx, c)
 	})
 	if err != nil {

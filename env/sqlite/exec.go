@@ -20,66 +20,102 @@ type limits struct {
 
 // cursor is a prepared statement that has taken its first step.
 type cursor struct {
-	stmt *sqlite3.SQLiteStmt
+	conn *conn
+	st   *cached
 	rows *sqlite3.SQLiteRows
 }
 
-func (c *cursor) close() {
-	c.rows.Close()
-	c.stmt.Close()
+// close ends the cursor's run. The statement of a run that went well is
+// kept prepared on its connection when the cache takes it; any other is
+// finalized.
+func (c *cursor) close(ok bool) {
+	if err := c.rows.Close(); err == nil && ok && c.conn.stmts.keeps(c.st.text) {
+		c.conn.stmts.put(c.st)
+		return
+	}
+	c.st.stmt.Close()
 }
 
-// run prepares stmt on conn, whose authorizer is already set, checks that
-// it is read-only and reads its rows within lim. ctx bounds the run: its
-// end interrupts the statement, reading included.
-func run(ctx context.Context, conn *sqlite3.SQLiteConn, stmt string, lim limits) (*env.ResultSet, error) {
-	cur, err := openCursor(ctx, conn, stmt)
+// run prepares stmt on conn, whose authorizer is g, checks that it is
+// read-only and reads its rows within lim. ctx bounds the run: its end
+// interrupts the statement, reading included.
+func run(ctx context.Context, conn *conn, g *guard, stmt string, lim limits) (*env.ResultSet, error) {
+	cur, err := openCursor(ctx, conn, g, stmt)
 	if err != nil {
 		return nil, err
 	}
 	if needsRawWrap(cur.rows.DeclTypes()) {
 		cols := append([]string(nil), cur.rows.Columns()...)
-		cur.close()
-		if cur, err = openCursor(ctx, conn, rawWrap(stmt, cols)); err != nil {
+		cur.close(true)
+		if cur, err = openCursor(ctx, conn, g, rawWrap(stmt, cols)); err != nil {
 			return nil, err
 		}
 	}
-	defer cur.close()
-	return readRows(cur.rows, lim)
+	rs, err := readRows(cur.rows, lim)
+	cur.close(err == nil)
+	return rs, err
 }
 
-// openCursor prepares stmt and takes its first step. A statement SQLite
-// does not call read-only is refused before it runs.
-func openCursor(ctx context.Context, conn *sqlite3.SQLiteConn, stmt string) (*cursor, error) {
-	ds, err := conn.Prepare(stmt)
+// openCursor takes the statement kept prepared for text on conn, or
+// prepares it, and takes its first step. A statement SQLite does not call
+// read-only is refused before it runs.
+func openCursor(ctx context.Context, conn *conn, g *guard, text string) (*cursor, error) {
+	st := conn.stmts.take(text)
+	if st != nil {
+		conn.pools.reused.Add(1)
+		g.replay(st.reads, st.tables)
+	} else {
+		var err error
+		conn.pools.prepared.Add(1)
+		if st, err = prepare(conn, g, text); err != nil {
+			return nil, err
+		}
+	}
+	dr, err := st.stmt.QueryContext(ctx, nil)
 	if err != nil {
-		return nil, err
-	}
-	st, ok := ds.(*sqlite3.SQLiteStmt)
-	if !ok {
-		ds.Close()
-		return nil, fmt.Errorf("prepare: unexpected statement type %T", ds)
-	}
-	if !st.Readonly() {
-		st.Close()
-		return nil, env.NewQueryError(env.ErrDenied,
-			"statement denied: it would change the database, which is read-only; only queries may run")
-	}
-	if n := st.NumInput(); n > 0 {
-		st.Close()
-		return nil, env.NewQueryError(env.ErrSQL,
-			fmt.Sprintf("the statement has %d parameter(s) but none can be supplied; write the values into the SQL", n))
-	}
-	dr, err := st.QueryContext(ctx, nil)
-	if err != nil {
-		st.Close()
+		st.stmt.Close()
 		return nil, err
 	}
 	rows, ok := dr.(*sqlite3.SQLiteRows)
 	if !ok {
 		dr.Close()
-		st.Close()
+		st.stmt.Close()
 		return nil, fmt.Errorf("query: unexpected rows type %T", dr)
 	}
-	return &cursor{stmt: st, rows: rows}, nil
+	return &cursor{conn: conn, st: st, rows: rows}, nil
+}
+
+// prepare prepares text under g and checks it. The reads the authorizer
+// reports are captured with the statement, for when the cache hands it
+// out again without SQLite authorizing it anew.
+func prepare(conn *conn, g *guard, text string) (*cached, error) {
+	keep := conn.stmts.keeps(text)
+	if keep {
+		g.capture()
+	}
+	ds, err := conn.Prepare(text)
+	st := &cached{text: text}
+	if keep {
+		st.reads, st.tables = g.captured()
+	}
+	if err != nil {
+		return nil, err
+	}
+	s, ok := ds.(*sqlite3.SQLiteStmt)
+	if !ok {
+		ds.Close()
+		return nil, fmt.Errorf("prepare: unexpected statement type %T", ds)
+	}
+	if !s.Readonly() {
+		s.Close()
+		return nil, env.NewQueryError(env.ErrDenied,
+			"statement denied: it would change the database, which is read-only; only queries may run")
+	}
+	if n := s.NumInput(); n > 0 {
+		s.Close()
+		return nil, env.NewQueryError(env.ErrSQL,
+			fmt.Sprintf("the statement has %d parameter(s) but none can be supplied; write the values into the SQL", n))
+	}
+	st.stmt = s
+	return st, nil
 }

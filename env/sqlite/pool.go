@@ -17,6 +17,8 @@ type pools struct {
 
 	slotWaits    atomic.Int64 // statements that waited for a slot
 	slotWaitTime atomic.Int64 // their waits added up, in nanoseconds
+	prepared     atomic.Int64 // statements prepared
+	reused       atomic.Int64 // statements run again from a connection's cache
 
 	mu     sync.Mutex           // guards open and closed
 	open   map[*sql.DB]struct{} // the pools of the databases not yet closed
@@ -50,7 +52,8 @@ func (p *pools) close(pool *sql.DB) error {
 // stats sums the statistics of every pool, open or closed, and of the
 // slots.
 func (p *pools) stats() env.PoolStats {
-	sum := env.PoolStats{Waits: p.slotWaits.Load(), WaitTime: time.Duration(p.slotWaitTime.Load())}
+	sum := env.PoolStats{Waits: p.slotWaits.Load(), WaitTime: time.Duration(p.slotWaitTime.Load()),
+		Prepared: p.prepared.Load(), Reused: p.reused.Load()}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	sum = sum.Add(p.closed)

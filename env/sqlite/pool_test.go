@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mattn/go-sqlite3"
-
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/internal/waitfor"
 )
@@ -163,16 +161,16 @@ func TestPoolStatsKeepClosedWaits(t *testing.T) {
 // cache, not SQLite's default.
 func TestConnectionsHaveASmallCache(t *testing.T) {
 	_, d := openWith(t, Config{})
-	conn, err := d.(*db).pool.Conn(context.Background())
+	pc, err := d.(*db).pool.Conn(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	defer pc.Close()
 	var got driver.Value
-	err = conn.Raw(func(dc any) error {
-		c := dc.(*sqlite3.SQLiteConn)
+	err = pc.Raw(func(dc any) error {
+		c := dc.(*conn)
 		c.RegisterAuthorizer(nil) // the sandbox denies reading this pragma
-		defer c.RegisterAuthorizer(newGuard(false).authorize)
+		defer c.RegisterAuthorizer(c.authorize)
 		rows, err := c.Query("PRAGMA cache_size", nil)
 		if err != nil {
 			return err

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mattn/go-sqlite3"
-
 	"github.com/sqlgym/sqlgym/env"
 )
 
@@ -174,9 +172,10 @@ func (d *db) resolveRefColumns(ctx context.Context, tables []env.Table) error {
 func (d *db) introspect(ctx context.Context, q string, lim env.Limits) (*env.ResultSet, error) {
 	eff := d.limits(lim)
 	var rs *env.ResultSet
-	err := d.withConn(ctx, eff.Timeout, newGuard(false), func(stmtCtx context.Context, conn *sqlite3.SQLiteConn) error {
+	g := newGuard(false)
+	err := d.withConn(ctx, eff.Timeout, g, func(stmtCtx context.Context, c *conn) error {
 		var err error
-		rs, err = run(stmtCtx, conn, q, eff)
+		rs, err = run(stmtCtx, c, g, q, eff)
 		return err
 	})
 	return rs, err
