@@ -111,14 +111,7 @@ func cutToHalf(t *testing.T, path string, lines []lineAt) (int64, int64) {
 
 func nulsInThird(t *testing.T, path string, lines []lineAt) (int64, int64) {
 	size := lines[len(lines)-1].end
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteAt(make([]byte, 4096), size/3); err != nil {
-		t.Fatal(err)
-	}
+	overwrite(t, path, size/3, make([]byte, 4096))
 	return size / 3, size/3 + 4096
 }
 
@@ -298,6 +291,49 @@ func TestDamageNearby(t *testing.T) {
 					_, _, st := readAll(t, mustOpen(t, dir, Options{ReadOnly: true}), Filter{Incomplete: true})
 					checkDamage(t, "scan", st.Damage, damage)
 				})
+			}
+		}
+	}
+}
+
+// TestBeginLostInAnEarlierSegment: an episode loses its begin to damage
+// no id survives, and a step to damage that shows its id in the next
+// segment. Each segment names it once, for the line it lost there, and
+// neither counts it again as unknown.
+func TestBeginLostInAnEarlierSegment(t *testing.T) {
+	dir := t.TempDir()
+	l := mustOpen(t, dir, Options{NoSync: true})
+	a := begun(t, l, 1)
+	stepped(t, l, a, 1)
+	b := begun(t, l, 2) // the last line of segment 1
+	rotate(t, l)
+	stepped(t, l, b, 1)
+	stepped(t, l, b, 2)
+	ended(t, l, a)
+	ended(t, l, b)
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	first, second := segmentPath(dir, 1), segmentPath(dir, 2)
+	begin := lineOf(t, first, evBegin, b.EpisodeID)
+	overwrite(t, first, begin.start, make([]byte, begin.end-begin.start-1))
+	step := linesOf(t, second)[0]
+	overwrite(t, second, (step.start+step.end)/2, []byte{0xff, 0xfe, 0xfd})
+
+	r := mustOpen(t, dir, Options{ReadOnly: true})
+	got, _, st := readAll(t, r, Filter{Incomplete: true})
+	sameJSON(t, a.EpisodeID, got[a.EpisodeID], &Record{Trajectory: *a, Complete: true})
+	rep, err := r.Verify(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, ds := range map[string][]SegmentDamage{"scan": st.Damage, "verify": rep.Damage()} {
+		if len(ds) != 2 || got[b.EpisodeID] != nil {
+			t.Fatalf("%s: damage %+v, read %v; want 2 damaged segments and %s not read", what, ds, got, b.EpisodeID)
+		}
+		for _, d := range ds {
+			if !slices.Equal(d.Episodes, []string{b.EpisodeID}) || d.Unidentified != 0 {
+				t.Errorf("%s: %s names %v and %d unknown, want %s alone", what, d.Segment, d.Episodes, d.Unidentified, b.EpisodeID)
 			}
 		}
 	}

@@ -65,12 +65,9 @@ func (l *Log) scan(check func() error, rb *rebuilder) error {
 			x = nil
 		}
 		if x != nil && sizeIs(segmentPath(l.dir, n), x.Bytes) && !x.mayHold(rb.f) {
-			if x.SessionStart {
-				if err := rb.flush(); err != nil {
-					return err
-				}
+			if err := rb.skip(x); err != nil {
+				return err
 			}
-			rb.stats.Skipped++
 			continue
 		}
 		if err := l.readSegment(check, n, x, i == len(nums)-1, rb); err != nil {
