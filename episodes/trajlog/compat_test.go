@@ -5,7 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // wholeEndRecords are the records the reader rebuilt from
@@ -54,5 +57,53 @@ func TestWholeEndLogReadsAsBefore(t *testing.T) {
 	rep, err := r.Verify(context.Background())
 	if err != nil || !rep.Clean() || rep.Episodes != 9 {
 		t.Errorf("verify: %v, clean %v, %d episodes; want clean, 9 episodes", err, rep.Clean(), rep.Episodes)
+	}
+}
+
+// copyDir copies the files of src into a new temporary directory.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// TestSlimEndsAfterWholeEnds: a server writes slim ends after an older
+// one wrote whole ends to the same log; both read back.
+func TestSlimEndsAfterWholeEnds(t *testing.T) {
+	dir := copyDir(t, "testdata/whole-ends")
+	l := mustOpen(t, dir, Options{NoSync: true})
+	var fresh []*schemas.Trajectory
+	for i := 20; i < 23; i++ {
+		fresh = append(fresh, play(t, l, i, i%3, false))
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, order, _ := readAll(t, l, Filter{Incomplete: true})
+	old := wholeEndRecords(t)
+	if len(order) != len(old)+len(fresh) {
+		t.Fatalf("read %v, want the fixture's %d episodes and %d more", order, len(old), len(fresh))
+	}
+	for i := range old {
+		sameJSON(t, old[i].EpisodeID, got[old[i].EpisodeID], &old[i])
+	}
+	for _, tr := range fresh {
+		sameJSON(t, tr.EpisodeID, got[tr.EpisodeID], &Record{Trajectory: *tr, Complete: true})
+	}
+	if ends := endLines(t, dir); len(ends) != 8+3 || ends[len(ends)-1]["slim"] == nil || ends[0]["slim"] != nil {
+		t.Errorf("%d end lines, want the fixture's 8 whole ends then 3 slim ones", len(ends))
 	}
 }

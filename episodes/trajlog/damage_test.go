@@ -302,18 +302,7 @@ func TestDamageNearby(t *testing.T) {
 // neither counts it again as unknown.
 func TestBeginLostInAnEarlierSegment(t *testing.T) {
 	dir := t.TempDir()
-	l := mustOpen(t, dir, Options{NoSync: true})
-	a := begun(t, l, 1)
-	stepped(t, l, a, 1)
-	b := begun(t, l, 2) // the last line of segment 1
-	rotate(t, l)
-	stepped(t, l, b, 1)
-	stepped(t, l, b, 2)
-	ended(t, l, a)
-	ended(t, l, b)
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
+	a, b := beginLastOfSegment(t, dir, 2)
 	first, second := segmentPath(dir, 1), segmentPath(dir, 2)
 	begin := lineOf(t, first, evBegin, b.EpisodeID)
 	overwrite(t, first, begin.start, make([]byte, begin.end-begin.start-1))

@@ -227,3 +227,24 @@ func lineOf(t *testing.T, path, ev, ep string) lineAt {
 	}
 	return lines[i]
 }
+
+// beginLastOfSegment writes two episodes to a log in dir: a, with one
+// step, and b, whose begin is the last line of segment 1; b's steps (as
+// many as steps) and both ends are in segment 2.
+func beginLastOfSegment(t *testing.T, dir string, steps int) (a, b *schemas.Trajectory) {
+	t.Helper()
+	l := mustOpen(t, dir, Options{NoSync: true})
+	a = begun(t, l, 1)
+	stepped(t, l, a, 1)
+	b = begun(t, l, 2)
+	rotate(t, l)
+	for k := 1; k <= steps; k++ {
+		stepped(t, l, b, k)
+	}
+	ended(t, l, a)
+	ended(t, l, b)
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return a, b
+}

@@ -146,8 +146,10 @@ func decodeEvent(line []byte, readErr error, light bool) (*event, error) {
 	switch ev.Ev {
 	case evOpen:
 		ok = true
-	case evBegin, evEnd:
-		ok = ev.Ep != "" && ev.Traj != nil
+	case evBegin:
+		ok = ev.Ep != "" && ev.Traj != nil && !ev.Slim
+	case evEnd:
+		ok = ev.Ep != "" && ev.Traj != nil && (!ev.Slim || ev.Traj.Steps == nil)
 	case evStep:
 		ok = ev.Ep != "" && ev.Step != nil
 	}

@@ -89,14 +89,16 @@ func (rb *rebuilder) apply(ev *event) error {
 }
 
 // end completes an episode. An end line that carries its steps stands on
-// its own; one that does not takes the steps read since the begin, and
-// when a step line was lost to damage the record is not whole: it is
-// handed over as incomplete.
+// its own; one that does not takes the steps read since the begin (and a
+// slim one its header from the begin too), and when a step line was lost
+// to damage the record is not whole: it is handed over as incomplete. An
+// end without steps whose begin was not read is an orphan, never handed
+// over.
 func (rb *rebuilder) end(ev *event) error {
 	p, ok := rb.live[ev.Ep]
 	delete(rb.live, ev.Ep)
 	if !ok {
-		rb.orphan(ev.Ep, ev.Traj)
+		rb.orphan(ev.Ep, ev)
 		if ev.Traj.Steps == nil {
 			rb.stats.Orphans++
 			return nil
@@ -110,7 +112,10 @@ func (rb *rebuilder) end(ev *event) error {
 		return nil
 	}
 	rec := &Record{Trajectory: *ev.Traj, Complete: true}
-	if rec.Steps == nil {
+	if ev.Slim {
+		rec.Trajectory = withBegin(&p.rec.Trajectory, ev.Traj)
+	}
+	if ev.Traj.Steps == nil {
 		rec.Steps = p.rec.Steps
 		rec.Complete = len(rec.Steps) == ev.Turns
 	}
