@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
@@ -99,4 +103,26 @@ func slimEnds(t *testing.T, h *harness) int {
 		}
 	}
 	return n
+}
+
+// TestFsyncsInMetrics: /metrics reports the log's fsyncs. One client
+// ending episodes one at a time waits for one fsync per end.
+func TestFsyncsInMetrics(t *testing.T) {
+	h := newHarness(t, options{})
+	ends := len(playShapes(t, h))
+	resp, err := http.Get(h.hs.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	var fsyncs int64 = -1
+	for line := range strings.Lines(string(body)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "sqlgym_trajectory_fsyncs_total "); ok {
+			fsyncs, _ = strconv.ParseInt(v, 10, 64)
+		}
+	}
+	if st := h.log.Stats(); fsyncs != st.Fsyncs || fsyncs != int64(ends) {
+		t.Errorf("sqlgym_trajectory_fsyncs_total %d, the log's %d; want one per episode end (%d)", fsyncs, st.Fsyncs, ends)
+	}
 }
