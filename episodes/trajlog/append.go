@@ -37,7 +37,7 @@ func (l *Log) Step(_ context.Context, episodeID string, s *schemas.StepRecord) e
 func (l *Log) End(ctx context.Context, t *schemas.Trajectory) error {
 	var ev any
 	if l.loggedSteps(t.EpisodeID) == len(t.Steps) {
-		ev = &slimEvent{Ev: evEnd, Ep: t.EpisodeID, Traj: endOf(t), Turns: len(t.Steps), Slim: true}
+		ev = &slimEvent{Ev: evDone, Ep: t.EpisodeID, Traj: endOf(t), Turns: len(t.Steps)}
 	} else {
 		e := *t
 		if e.Steps == nil {

@@ -103,7 +103,7 @@ func TestSlimEndsAfterWholeEnds(t *testing.T) {
 	for _, tr := range fresh {
 		sameJSON(t, tr.EpisodeID, got[tr.EpisodeID], &Record{Trajectory: *tr, Complete: true})
 	}
-	if ends := endLines(t, dir); len(ends) != 8+3 || ends[len(ends)-1]["slim"] == nil || ends[0]["slim"] != nil {
+	if ends := endLines(t, dir); len(ends) != 8+3 || string(ends[len(ends)-1]["ev"]) != `"done"` || string(ends[0]["ev"]) != `"end"` {
 		t.Errorf("%d end lines, want the fixture's 8 whole ends then 3 slim ones", len(ends))
 	}
 }

@@ -197,7 +197,7 @@ func TestDamageIsReported(t *testing.T) {
 	}{
 		{"bytes flipped in a begin line", map[int]harm{3: flipIn(evBegin)}},
 		{"bytes flipped in a step line", map[int]harm{3: flipIn(evStep)}},
-		{"bytes flipped in an end line", map[int]harm{3: flipIn(evEnd)}},
+		{"bytes flipped in an end line", map[int]harm{3: flipIn(evDone)}},
 		{"cut to half", map[int]harm{4: cutToHalf}},
 		{"4 KiB of NULs", map[int]harm{5: nulsInThird}},
 		{"all three", map[int]harm{2: flipIn(evStep), 5: cutToHalf, 8: nulsInThird}},
@@ -281,7 +281,7 @@ func TestRecoveredDamageIsUncounted(t *testing.T) {
 // laid to a segment where it lost one.
 func TestDamageNearby(t *testing.T) {
 	harms := map[string]harm{"flipped begin": flipIn(evBegin), "flipped step": flipIn(evStep),
-		"flipped end": flipIn(evEnd), "cut": cutToHalf, "NULs": nulsInThird}
+		"flipped end": flipIn(evDone), "cut": cutToHalf, "NULs": nulsInThird}
 	for a, ha := range harms {
 		for b, hb := range harms {
 			for gap := 1; gap <= 2; gap++ {

@@ -53,7 +53,7 @@ func FuzzSegment(f *testing.F) {
 func slimEndLine(i int) []byte {
 	tr := episode(i)
 	tr.Outcome = "correct"
-	return encodeLineOf(evEnd, &slimEvent{Ev: evEnd, Ep: tr.EpisodeID, Traj: endOf(tr), Slim: true})
+	return encodeLineOf(evDone, &slimEvent{Ev: evDone, Ep: tr.EpisodeID, Traj: endOf(tr)})
 }
 
 // encodeLineOf is the line of ev, an event of kind.

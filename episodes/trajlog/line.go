@@ -18,7 +18,8 @@ const (
 	evOpen  = "open"  // a writer opened the log: episodes live before it never end
 	evBegin = "begin" // an episode began: traj without steps
 	evStep  = "step"  // one step of a live episode
-	evEnd   = "end"   // an episode ended: traj with the outcome (slim: only what the end set)
+	evEnd   = "end"   // an episode ended: traj, the whole record (steps omitted when all were logged)
+	evDone  = "done"  // an episode whose begin and steps were logged ended: traj holds only what the end set (slim.go)
 )
 
 // event is one line of a segment.
@@ -31,9 +32,11 @@ type event struct {
 	// Turns, on an end event, is the episode's number of steps, so that a
 	// reader notices a step line it lost to damage.
 	Turns int `json:"turns,omitempty"`
-	// Slim, on an end event, says that traj holds only the fields the end
-	// set (endFields): the rest of the record is the begin's (slim.go).
-	Slim bool `json:"slim,omitempty"`
+	// Slim is set on an end event read from a done line: traj holds
+	// only the fields the end set (endFields), and the rest of the record
+	// is the begin's (slim.go). Readers turn a done event into an end
+	// event with Slim set, so that one path rebuilds both.
+	Slim bool `json:"-"`
 }
 
 // crcTable is CRC-32C, which CPUs compute in hardware.

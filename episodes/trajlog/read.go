@@ -146,15 +146,16 @@ func decodeEvent(line []byte, readErr error, light bool) (*event, error) {
 	switch ev.Ev {
 	case evOpen:
 		ok = true
-	case evBegin:
-		ok = ev.Ep != "" && ev.Traj != nil && !ev.Slim
-	case evEnd:
-		ok = ev.Ep != "" && ev.Traj != nil && (!ev.Slim || ev.Traj.Steps == nil)
+	case evBegin, evEnd:
+		ok = ev.Ep != "" && ev.Traj != nil
+	case evDone:
+		ok = ev.Ep != "" && ev.Traj != nil && ev.Traj.Steps == nil
 	case evStep:
 		ok = ev.Ep != "" && ev.Step != nil
 	}
 	if !ok {
 		return nil, fmt.Errorf("malformed %q event", ev.Ev)
 	}
+	asEnd(&ev)
 	return &ev, nil
 }

@@ -116,7 +116,6 @@ func (l *Log) cut(path string, size int64) error {
 type meta struct {
 	Ev   string `json:"ev"`
 	Ep   string `json:"ep"`
-	Slim bool   `json:"slim"` // an end whose record holds only the end's fields
 	Traj *struct {
 		Task struct {
 			Dataset string `json:"dataset"`
@@ -159,7 +158,7 @@ func decodeMeta(line []byte, m *meta) error {
 	if err := json.Unmarshal(line, m); err != nil {
 		return fmt.Errorf("bad JSON: %w", err)
 	}
-	if m.Ev != evOpen && m.Ep == "" || (m.Ev == evBegin || m.Ev == evEnd) && m.Traj == nil || m.Slim && m.Ev != evEnd {
+	if m.Ev != evOpen && m.Ep == "" || (m.Ev == evBegin || m.Ev == evEnd || m.Ev == evDone) && m.Traj == nil {
 		return fmt.Errorf("malformed %q event", m.Ev)
 	}
 	return nil
@@ -174,10 +173,8 @@ func (m *meta) apply(sum *summary) {
 	case evStep:
 		sum.step(m.Ep)
 	case evEnd:
-		if m.Slim {
-			sum.endSlim(m.Ep, m.Traj.Outcome)
-		} else {
-			sum.end(m.Ep, m.Traj.Outcome, m.Traj.StartedAt, m.Traj.Task.Dataset)
-		}
+		sum.end(m.Ep, m.Traj.Outcome, m.Traj.StartedAt, m.Traj.Task.Dataset)
+	case evDone:
+		sum.endSlim(m.Ep, m.Traj.Outcome)
 	}
 }

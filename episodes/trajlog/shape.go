@@ -16,7 +16,6 @@ type shape struct {
 	Ev    string     `json:"ev"`
 	Ep    string     `json:"ep"`
 	Turns int        `json:"turns"`
-	Slim  bool       `json:"slim"`
 	Step  *struct{}  `json:"step"`
 	Traj  *trajShape `json:"traj"`
 }
@@ -40,7 +39,7 @@ func decodeShape(line []byte, ev *event) error {
 			return err
 		}
 	}
-	ev.Ev, ev.Ep, ev.Turns, ev.Slim = sh.Ev, sh.Ep, sh.Turns, sh.Slim
+	ev.Ev, ev.Ep, ev.Turns = sh.Ev, sh.Ep, sh.Turns
 	if sh.Step != nil {
 		ev.Step = &schemas.StepRecord{}
 	}
@@ -60,7 +59,7 @@ var errShape = errors.New("unexpected JSON")
 // another case) is not expected.
 func (sh *shape) scan(b []byte) (int, error) {
 	return eachField(b, 0, func(key []byte, v int) (int, error) {
-		if !plainKey(key, "ev", "ep", "turns", "slim", "step", "traj") {
+		if !plainKey(key, "ev", "ep", "turns", "step", "traj") {
 			return 0, errShape
 		}
 		if string(key) == "traj" {
@@ -89,8 +88,6 @@ func (sh *shape) scan(b []byte) (int, error) {
 			sh.Ep, err = plainString(val)
 		case "turns":
 			sh.Turns, err = strconv.Atoi(string(val))
-		case "slim":
-			sh.Slim, err = plainBool(val)
 		case "step":
 			sh.Step = nil
 			if string(val) != "null" {
@@ -113,18 +110,6 @@ func plainKey(key []byte, known ...string) bool {
 		}
 	}
 	return true
-}
-
-// plainBool is a JSON true or false (null leaves a bool false, as
-// encoding/json does).
-func plainBool(v []byte) (bool, error) {
-	switch string(v) {
-	case "true":
-		return true, nil
-	case "false", "null":
-		return false, nil
-	}
-	return false, errShape
 }
 
 // plainString is a JSON string with no escapes, in UTF-8, unquoted.

@@ -6,10 +6,12 @@ import (
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
-// A slim end line is the end of an episode whose begin and every step
-// were logged: it holds only what the end set (endFields), and marks
-// itself with "slim":true so that a reader takes the rest of the record,
-// its header, from the begin line. The header (episode id, task, tags,
+// A done line is the slim end of an episode whose begin and every step
+// were logged: it holds only what the end set (endFields), and a reader
+// takes the rest of the record, its header, from the begin line. It is
+// an event kind of its own, not an end line with a marker, so that a
+// reader that predates it reports it as damage instead of handing over
+// a record with an empty header. The header (episode id, task, tags,
 // reward spec and its hash, action format, tools, max turns, prompt
 // messages, start time, server version) is set at reset and never
 // changes, so the begin line already holds it as the end would.
@@ -38,14 +40,21 @@ func (e *endFields) setOn(t *schemas.Trajectory) {
 	t.TotalReward, t.CloseComponents = e.TotalReward, e.CloseComponents
 }
 
-// slimEvent is a slim end line as it is written; it reads back as an
+// slimEvent is a done line as it is written; it reads back as an end
 // event with Slim set and a Traj holding only the end's fields.
 type slimEvent struct {
-	Ev    string    `json:"ev"`
+	Ev    string    `json:"ev"` // evDone
 	Ep    string    `json:"ep"`
 	Traj  endFields `json:"traj"`
 	Turns int       `json:"turns,omitempty"`
-	Slim  bool      `json:"slim"`
+}
+
+// asEnd turns a done event, as decoded, into the end event with Slim set
+// that readers rebuild from.
+func asEnd(ev *event) {
+	if ev.Ev == evDone {
+		ev.Ev, ev.Slim = evEnd, true
+	}
 }
 
 // withBegin is the record of a slim end (its Traj) on the header of

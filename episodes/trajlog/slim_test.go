@@ -90,7 +90,7 @@ func endLines(t *testing.T, dir string) []map[string]json.RawMessage {
 			if err := json.Unmarshal(line, &m); err != nil {
 				t.Fatalf("%s: %v", path, err)
 			}
-			if string(m["ev"]) == `"end"` {
+			if ev := string(m["ev"]); ev == `"end"` || ev == `"done"` {
 				out = append(out, m)
 			}
 		}
@@ -130,8 +130,8 @@ func TestSlimEndRoundTrip(t *testing.T) {
 	for _, m := range endLines(t, dir) {
 		var traj map[string]json.RawMessage
 		json.Unmarshal(m["traj"], &traj)
-		if string(m["slim"]) != "true" || len(traj) != 5 || traj["messages"] != nil || traj["steps"] != nil {
-			t.Errorf("end line %s: want slim, with the 5 end fields only", m["traj"])
+		if string(m["ev"]) != `"done"` || len(traj) != 5 || traj["messages"] != nil || traj["steps"] != nil {
+			t.Errorf("end line %s %s: want a done line, with the 5 end fields only", m["ev"], m["traj"])
 		}
 	}
 	got, order, st := readAll(t, l, Filter{Incomplete: true})
@@ -166,7 +166,7 @@ func TestEndAfterAFailedStepStandsAlone(t *testing.T) {
 	}
 	l.Close()
 	ends := endLines(t, dir)
-	if len(ends) != 1 || ends[0]["slim"] != nil || !bytes.Contains(ends[0]["traj"], []byte(`"messages":`)) {
+	if len(ends) != 1 || string(ends[0]["ev"]) != `"end"` || !bytes.Contains(ends[0]["traj"], []byte(`"messages":`)) {
 		t.Fatalf("end lines %v, want one whole end", ends)
 	}
 	got, _, _ := readAll(t, l, Filter{})
@@ -177,13 +177,14 @@ func TestEndAfterAFailedStepStandsAlone(t *testing.T) {
 	}
 }
 
-// TestSlimMarkerOnlyOnEndsWithoutSteps: a slim begin, and a slim end that
-// carries steps, are malformed lines, to the full and the light reader.
-func TestSlimMarkerOnlyOnEndsWithoutSteps(t *testing.T) {
+// TestDoneLinesCarryNoSteps: a done line that carries steps, and one
+// without a record, are malformed lines, to the full and the light
+// reader.
+func TestDoneLinesCarryNoSteps(t *testing.T) {
 	dir := t.TempDir()
 	var seg []byte
-	for _, ev := range []*event{{Ev: evOpen}, {Ev: evBegin, Ep: "ep_1", Traj: episode(1), Slim: true},
-		{Ev: evEnd, Ep: "ep_1", Traj: full(1), Turns: 2, Slim: true}} {
+	for _, ev := range []*event{{Ev: evOpen}, {Ev: evDone, Ep: "ep_1", Traj: full(1), Turns: 2},
+		{Ev: evDone, Ep: "ep_2", Turns: 1}} {
 		line, err := encodeLine(ev)
 		if err != nil {
 			t.Fatal(err)
