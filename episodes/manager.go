@@ -129,6 +129,9 @@ func New(cfg Config) (*Manager, error) {
 	if bw, ok := cfg.Recorder.(interface{ BytesWritten() int64 }); ok {
 		m.metrics.countBytes(bw.BytesWritten)
 	}
+	if fs, ok := cfg.Recorder.(interface{ Fsyncs() int64 }); ok {
+		m.metrics.countFsyncs(fs.Fsyncs)
+	}
 	if cfg.Catalog != nil {
 		m.metrics.watchPools(cfg.Catalog.PoolStats)
 	}

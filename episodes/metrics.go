@@ -95,11 +95,24 @@ func (m *Metrics) writeFailed() {
 // countBytes reports the trajectory store's bytes written, read from
 // bytes whenever server.info or /metrics asks.
 func (m *Metrics) countBytes(bytes func() int64) {
-	m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "sqlgym_trajectory_bytes_written_total",
-		Help: "Bytes the trajectory store wrote."}, func() float64 { return float64(bytes()) }))
+	m.countFunc("sqlgym_trajectory_bytes_written_total", "Bytes the trajectory store wrote.", bytes)
 	m.mu.Lock()
 	m.bytes = bytes
 	m.mu.Unlock()
+}
+
+// countFsyncs reports the trajectory log's fsyncs, read from fsyncs
+// whenever /metrics asks: over sqlgym_episodes_ended_total, how many
+// episode ends one fsync made durable.
+func (m *Metrics) countFsyncs(fsyncs func() int64) {
+	m.countFunc("sqlgym_trajectory_fsyncs_total",
+		"Fsyncs of the trajectory log's segments; one covers every line written before it (group commit).", fsyncs)
+}
+
+// countFunc registers a counter whose value is read from count.
+func (m *Metrics) countFunc(name, help string, count func() int64) {
+	m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help},
+		func() float64 { return float64(count()) }))
 }
 
 // snapshot returns a copy of the counts.

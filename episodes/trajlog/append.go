@@ -13,7 +13,7 @@ import (
 func (l *Log) Begin(_ context.Context, t *schemas.Trajectory) error {
 	b := *t
 	b.Steps = nil
-	_, err := l.appendEvent(&event{Ev: evBegin, Ep: t.EpisodeID, Traj: &b},
+	_, err := l.appendEvent(evBegin, &event{Ev: evBegin, Ep: t.EpisodeID, Traj: &b},
 		func(s *summary) { s.begin(t.EpisodeID, t.StartedAt, t.Task.Dataset) })
 	return err
 }
@@ -21,25 +21,31 @@ func (l *Log) Begin(_ context.Context, t *schemas.Trajectory) error {
 // Step records one step of a live episode. Like Begin, it returns once
 // the line is with the operating system.
 func (l *Log) Step(_ context.Context, episodeID string, s *schemas.StepRecord) error {
-	_, err := l.appendEvent(&event{Ev: evStep, Ep: episodeID, Step: s}, func(sum *summary) { sum.step(episodeID) })
+	_, err := l.appendEvent(evStep, &event{Ev: evStep, Ep: episodeID, Step: s}, func(sum *summary) { sum.step(episodeID) })
 	return err
 }
 
 // End records how the episode ended and returns once the line (and so
 // every earlier line of the episode) is fsynced under DurabilityEpisode,
 // or once it is with the operating system under DurabilityInterval,
-// DurabilityNone or NoSync. The end line leaves the steps out when every
-// one of them was logged, and carries them all when some were not (a
-// failed Step), so that the record on disk is whole either way.
+// DurabilityNone or NoSync. When the begin and every step were logged,
+// the end line is slim: it holds only what the end set (the outcome,
+// rewards, end time), and readers take the rest from the begin line, so
+// t's header must be the one Begin was given. When some were not (a
+// failed Begin or Step), the end line carries the whole record, every
+// step included, so that the record on disk is whole either way.
 func (l *Log) End(ctx context.Context, t *schemas.Trajectory) error {
-	e := *t
+	var ev any
 	if l.loggedSteps(t.EpisodeID) == len(t.Steps) {
-		e.Steps = nil
-	} else if e.Steps == nil {
-		e.Steps = []schemas.StepRecord{}
+		ev = &slimEvent{Ev: evDone, Ep: t.EpisodeID, Traj: endOf(t), Turns: len(t.Steps)}
+	} else {
+		e := *t
+		if e.Steps == nil {
+			e.Steps = []schemas.StepRecord{}
+		}
+		ev = &event{Ev: evEnd, Ep: t.EpisodeID, Traj: &e, Turns: len(t.Steps)}
 	}
-	seq, err := l.appendEvent(&event{Ev: evEnd, Ep: t.EpisodeID, Traj: &e, Turns: len(t.Steps)},
-		func(s *summary) { s.end(t.EpisodeID, t.Outcome, t.StartedAt, t.Task.Dataset) })
+	seq, err := l.appendEvent(evEnd, ev, func(s *summary) { s.end(t.EpisodeID, t.Outcome, t.StartedAt, t.Task.Dataset) })
 	if err != nil || !l.opts.endWaits() {
 		return err
 	}
@@ -57,10 +63,11 @@ func (l *Log) loggedSteps(ep string) int {
 	return -1
 }
 
-// appendEvent encodes ev into a pooled buffer and appends it as a line.
-func (l *Log) appendEvent(ev *event, apply func(*summary)) (int64, error) {
+// appendEvent encodes ev, an event of kind, into a pooled buffer and
+// appends it as a line.
+func (l *Log) appendEvent(kind string, ev any, apply func(*summary)) (int64, error) {
 	bp := linePool.Get().(*[]byte)
-	line, err := appendLine((*bp)[:0], ev)
+	line, err := appendLine((*bp)[:0], kind, ev)
 	seq := int64(0)
 	if err == nil {
 		seq, err = l.append(line, apply) // the line is written (or refused) when append returns

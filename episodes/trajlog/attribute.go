@@ -1,10 +1,6 @@
 package trajlog
 
-import (
-	"slices"
-
-	"github.com/sqlgym/sqlgym/schemas"
-)
+import "slices"
 
 // touch is an episode that lost a line to one of the damaged segments
 // damage[from:to] of a read; which one is decided once the read is done,
@@ -25,26 +21,42 @@ func (rb *rebuilder) lost(ep string, p *pending, sure bool) {
 	}
 }
 
-// orphan notes an event whose begin was not read (t, the record of an
-// end line, or nil for a step), at the episode's first such event,
-// unless no damage was read in the session or its begin may be in a
-// segment the read skipped: a skipped segment holds no event of an
-// episode that passes the filter.
-func (rb *rebuilder) orphan(ep string, t *schemas.Trajectory) {
+// orphan notes an event whose begin was not read (end, an end line, or
+// nil for a step), at the episode's first such event, unless no damage
+// was read in the session or its begin may be in a segment the read
+// skipped: a skipped segment holds no event of an episode that passes the
+// filter.
+func (rb *rebuilder) orphan(ep string, end *event) {
 	if rb.session == len(rb.damage) {
 		return
 	}
 	seen := rb.orphans[ep]
-	if t != nil {
+	if end != nil {
 		delete(rb.orphans, ep)
 	} else {
 		rb.orphans[ep] = true
 	}
-	if seen || rb.stats.Skipped > 0 && (t == nil || !rb.pre.Match(&Record{Trajectory: *t, Complete: true})) {
+	if seen || rb.stats.Skipped > 0 && !rb.beginMayBeLost(ep, end) {
 		return
 	}
 	rb.touches = append(rb.touches, touch{ep: ep, from: rb.session, to: len(rb.damage), orphan: true, sure: true,
-		whole: t != nil && t.Steps != nil})
+		whole: end != nil && end.Traj.Steps != nil})
+}
+
+// beginMayBeLost reports, for a read that skipped segments, whether the
+// begin of an episode known only by end (nil for a step, which tells
+// nothing) may have been lost to damage rather than skipped: a whole end
+// record passes the filter; a slim one, whose header is the begin's, did
+// not live through the last segment skipped (which lists the episodes
+// live at its end).
+func (rb *rebuilder) beginMayBeLost(ep string, end *event) bool {
+	switch {
+	case end == nil:
+		return false
+	case end.Slim:
+		return !rb.skippedLive[ep]
+	}
+	return rb.pre.Match(&Record{Trajectory: *end.Traj, Complete: true})
 }
 
 // layTouches lays each touched episode to a damaged segment: none when

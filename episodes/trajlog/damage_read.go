@@ -117,7 +117,31 @@ func (rb *rebuilder) damagedLine(d Damage, raw []byte, torn bool) {
 	cur.anonymous = cur.anonymous || len(ids) == 0
 	for _, ep := range ids {
 		_, begun := rb.live[ep]
+		if !begun && rb.begunBefore(ep) {
+			begun = true // its begin is not in this segment
+			rb.beginLostBefore(ep)
+		}
 		cur.touch(ep, begun)
+	}
+}
+
+// begunBefore reports whether ep began before the segment being read:
+// the index of the segment before lists it as live at its end.
+func (rb *rebuilder) begunBefore(ep string) bool {
+	return rb.prevIdx != nil && slices.ContainsFunc(rb.prevIdx.LiveAtEnd, func(e liveEntry) bool { return e.Ep == ep })
+}
+
+// beginLostBefore notes ep, named by a damaged line of the segment being
+// read, as an episode whose begin, in an earlier segment, was not read:
+// lost to damage read earlier in the session, unless it is in a segment
+// the read skipped.
+func (rb *rebuilder) beginLostBefore(ep string) {
+	if rb.orphans[ep] || rb.stats.Skipped > 0 && rb.skippedLive[ep] {
+		return
+	}
+	rb.orphans[ep] = true // its later lines need not say so again
+	if to := len(rb.damage) - 1; to > rb.session {
+		rb.touches = append(rb.touches, touch{ep: ep, from: rb.session, to: to, orphan: true, sure: true})
 	}
 }
 
@@ -139,6 +163,7 @@ func (rb *rebuilder) endSegment() {
 	if s.cur != nil {
 		s.cur.idx, s.cur.lines, s.cur.begins = s.idx, s.lines, s.begins
 	}
+	rb.prevIdx = s.idx
 }
 
 // damageFound is the damage read, segment by segment.

@@ -111,14 +111,7 @@ func cutToHalf(t *testing.T, path string, lines []lineAt) (int64, int64) {
 
 func nulsInThird(t *testing.T, path string, lines []lineAt) (int64, int64) {
 	size := lines[len(lines)-1].end
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteAt(make([]byte, 4096), size/3); err != nil {
-		t.Fatal(err)
-	}
+	overwrite(t, path, size/3, make([]byte, 4096))
 	return size / 3, size/3 + 4096
 }
 
@@ -204,7 +197,7 @@ func TestDamageIsReported(t *testing.T) {
 	}{
 		{"bytes flipped in a begin line", map[int]harm{3: flipIn(evBegin)}},
 		{"bytes flipped in a step line", map[int]harm{3: flipIn(evStep)}},
-		{"bytes flipped in an end line", map[int]harm{3: flipIn(evEnd)}},
+		{"bytes flipped in an end line", map[int]harm{3: flipIn(evDone)}},
 		{"cut to half", map[int]harm{4: cutToHalf}},
 		{"4 KiB of NULs", map[int]harm{5: nulsInThird}},
 		{"all three", map[int]harm{2: flipIn(evStep), 5: cutToHalf, 8: nulsInThird}},
@@ -288,7 +281,7 @@ func TestRecoveredDamageIsUncounted(t *testing.T) {
 // laid to a segment where it lost one.
 func TestDamageNearby(t *testing.T) {
 	harms := map[string]harm{"flipped begin": flipIn(evBegin), "flipped step": flipIn(evStep),
-		"flipped end": flipIn(evEnd), "cut": cutToHalf, "NULs": nulsInThird}
+		"flipped end": flipIn(evDone), "cut": cutToHalf, "NULs": nulsInThird}
 	for a, ha := range harms {
 		for b, hb := range harms {
 			for gap := 1; gap <= 2; gap++ {
@@ -298,6 +291,38 @@ func TestDamageNearby(t *testing.T) {
 					_, _, st := readAll(t, mustOpen(t, dir, Options{ReadOnly: true}), Filter{Incomplete: true})
 					checkDamage(t, "scan", st.Damage, damage)
 				})
+			}
+		}
+	}
+}
+
+// TestBeginLostInAnEarlierSegment: an episode loses its begin to damage
+// no id survives, and a step to damage that shows its id in the next
+// segment. Each segment names it once, for the line it lost there, and
+// neither counts it again as unknown.
+func TestBeginLostInAnEarlierSegment(t *testing.T) {
+	dir := t.TempDir()
+	a, b := beginLastOfSegment(t, dir, 2)
+	first, second := segmentPath(dir, 1), segmentPath(dir, 2)
+	begin := lineOf(t, first, evBegin, b.EpisodeID)
+	overwrite(t, first, begin.start, make([]byte, begin.end-begin.start-1))
+	step := linesOf(t, second)[0]
+	overwrite(t, second, (step.start+step.end)/2, []byte{0xff, 0xfe, 0xfd})
+
+	r := mustOpen(t, dir, Options{ReadOnly: true})
+	got, _, st := readAll(t, r, Filter{Incomplete: true})
+	sameJSON(t, a.EpisodeID, got[a.EpisodeID], &Record{Trajectory: *a, Complete: true})
+	rep, err := r.Verify(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, ds := range map[string][]SegmentDamage{"scan": st.Damage, "verify": rep.Damage()} {
+		if len(ds) != 2 || got[b.EpisodeID] != nil {
+			t.Fatalf("%s: damage %+v, read %v; want 2 damaged segments and %s not read", what, ds, got, b.EpisodeID)
+		}
+		for _, d := range ds {
+			if !slices.Equal(d.Episodes, []string{b.EpisodeID}) || d.Unidentified != 0 {
+				t.Errorf("%s: %s names %v and %d unknown, want %s alone", what, d.Segment, d.Episodes, d.Unidentified, b.EpisodeID)
 			}
 		}
 	}

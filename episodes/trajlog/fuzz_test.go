@@ -18,6 +18,10 @@ func FuzzSegment(f *testing.F) {
 		seg.Write(line)
 	}
 	f.Add(seg.Bytes())
+	seg.Write(encodeLineOf(evBegin, &event{Ev: evBegin, Ep: "f", Traj: episode(2)}))
+	seg.Write(slimEndLine(2)) // the end of an episode whose begin and steps were logged
+	f.Add(seg.Bytes())
+	f.Add(slimEndLine(3)) // and one whose begin is not there
 	f.Add(seg.Bytes()[:seg.Len()-7])
 	f.Add([]byte(`{"ev":"end","ep":"x","traj":{},"crc":"00000000"}` + "\n"))
 	f.Add([]byte("\n\n{}\n"))
@@ -43,6 +47,22 @@ func FuzzSegment(f *testing.F) {
 			t.Fatalf("after recovery the segment ends on a damaged line: %q", b)
 		}
 	})
+}
+
+// slimEndLine is the slim end line of episode i, with no step.
+func slimEndLine(i int) []byte {
+	tr := episode(i)
+	tr.Outcome = "correct"
+	return encodeLineOf(evDone, &slimEvent{Ev: evDone, Ep: tr.EpisodeID, Traj: endOf(tr)})
+}
+
+// encodeLineOf is the line of ev, an event of kind.
+func encodeLineOf(kind string, ev any) []byte {
+	line, err := appendLine(nil, kind, ev)
+	if err != nil {
+		panic(err)
+	}
+	return line
 }
 
 // FuzzLine checks that no change to a good line passes its checksum.

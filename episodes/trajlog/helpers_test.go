@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -143,6 +144,19 @@ func appendBytes(t testing.TB, path string, b []byte) {
 	}
 }
 
+// overwrite replaces bytes of a file from off with b.
+func overwrite(t *testing.T, path string, off int64, b []byte) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func segmentFiles(t testing.TB, dir, glob string) []string {
 	t.Helper()
 	m, err := filepath.Glob(filepath.Join(dir, glob))
@@ -159,4 +173,78 @@ func mustOpen(t testing.TB, dir string, o Options) *Log {
 		t.Fatal(err)
 	}
 	return l
+}
+
+// rotate seals the segment being written and starts the next one, as a
+// full segment would.
+func rotate(t *testing.T, l *Log) {
+	t.Helper()
+	l.mu.Lock()
+	err := l.rotateLocked()
+	l.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// begun begins episode i through l and returns its trajectory.
+func begun(t *testing.T, l *Log, i int) *schemas.Trajectory {
+	t.Helper()
+	tr := episode(i)
+	if err := l.Begin(context.Background(), tr); err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// stepped logs step k of tr.
+func stepped(t *testing.T, l *Log, tr *schemas.Trajectory, k int) {
+	t.Helper()
+	s := stepOf(k)
+	if err := l.Step(context.Background(), tr.EpisodeID, &s); err != nil {
+		t.Fatal(err)
+	}
+	tr.Steps = append(tr.Steps, s)
+	tr.TotalReward += s.Reward
+}
+
+// ended ends tr through l, with a slim end line.
+func ended(t *testing.T, l *Log, tr *schemas.Trajectory) {
+	t.Helper()
+	tr.Outcome = "mismatch"
+	if err := l.End(context.Background(), tr); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// lineOf finds the line of kind ev of episode ep in a segment.
+func lineOf(t *testing.T, path, ev, ep string) lineAt {
+	t.Helper()
+	lines := linesOf(t, path)
+	i := slices.IndexFunc(lines, func(l lineAt) bool { return l.ev == ev && l.ep == ep })
+	if i < 0 {
+		t.Fatalf("no %s line of %s in %s", ev, ep, path)
+	}
+	return lines[i]
+}
+
+// beginLastOfSegment writes two episodes to a log in dir: a, with one
+// step, and b, whose begin is the last line of segment 1; b's steps (as
+// many as steps) and both ends are in segment 2.
+func beginLastOfSegment(t *testing.T, dir string, steps int) (a, b *schemas.Trajectory) {
+	t.Helper()
+	l := mustOpen(t, dir, Options{NoSync: true})
+	a = begun(t, l, 1)
+	stepped(t, l, a, 1)
+	b = begun(t, l, 2)
+	rotate(t, l)
+	for k := 1; k <= steps; k++ {
+		stepped(t, l, b, k)
+	}
+	ended(t, l, a)
+	ended(t, l, b)
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return a, b
 }

@@ -117,12 +117,28 @@ func (s *summary) step(ep string) int {
 // end counts an episode's end. An episode whose begin the log never
 // took (its end line then carries the whole record) is covered here.
 func (s *summary) end(ep, outcome string, startedAt time.Time, dataset string) {
-	s.idx.Ends++
-	s.idx.Outcomes[outcome]++
-	if _, ok := s.live[ep]; !ok {
+	if !s.ended(ep, outcome) {
 		s.cover(&liveEntry{Ep: ep, StartedAt: startedAt, Dataset: dataset})
 	}
+}
+
+// endSlim counts the end of a slim end line, which names no dataset or
+// start. Its begin is always logged; when recovery finds none (lost to
+// damage), the episode still counts as one of the segment's, with no
+// dataset or start for a filter to want: no reader hands it over.
+func (s *summary) endSlim(ep, outcome string) {
+	if !s.ended(ep, outcome) {
+		s.idx.Episodes++
+	}
+}
+
+// ended counts an end and reports whether ep was live.
+func (s *summary) ended(ep, outcome string) bool {
+	s.idx.Ends++
+	s.idx.Outcomes[outcome]++
+	_, ok := s.live[ep]
 	delete(s.live, ep)
+	return ok
 }
 
 // seal returns the finished index.

@@ -18,7 +18,8 @@ const (
 	evOpen  = "open"  // a writer opened the log: episodes live before it never end
 	evBegin = "begin" // an episode began: traj without steps
 	evStep  = "step"  // one step of a live episode
-	evEnd   = "end"   // an episode ended: traj with the outcome (steps omitted when all were logged)
+	evEnd   = "end"   // an episode ended: traj, the whole record (steps omitted when all were logged)
+	evDone  = "done"  // an episode whose begin and steps were logged ended: traj holds only what the end set (slim.go)
 )
 
 // event is one line of a segment.
@@ -31,6 +32,11 @@ type event struct {
 	// Turns, on an end event, is the episode's number of steps, so that a
 	// reader notices a step line it lost to damage.
 	Turns int `json:"turns,omitempty"`
+	// Slim is set on an end event read from a done line: traj holds
+	// only the fields the end set (endFields), and the rest of the record
+	// is the begin's (slim.go). Readers turn a done event into an end
+	// event with Slim set, so that one path rebuilds both.
+	Slim bool `json:"-"`
 }
 
 // crcTable is CRC-32C, which CPUs compute in hardware.
@@ -48,15 +54,16 @@ const (
 // encoding/json escapes control characters and compacts raw messages, so
 // the JSON holds no newline.
 func encodeLine(ev *event) ([]byte, error) {
-	return appendLine(nil, ev)
+	return appendLine(nil, ev.Ev, ev)
 }
 
-// appendLine appends ev's line to dst, as encodeLine renders it.
-func appendLine(dst []byte, ev *event) ([]byte, error) {
+// appendLine appends the line of ev, an event of kind (an *event or a
+// *slimEvent), to dst, as encodeLine renders it.
+func appendLine(dst []byte, kind string, ev any) ([]byte, error) {
 	start := len(dst)
 	out, err := schemas.AppendJSON(dst, ev)
 	if err != nil {
-		return dst, fmt.Errorf("encode %s event: %w", ev.Ev, err)
+		return dst, fmt.Errorf("encode %s event: %w", kind, err)
 	}
 	sum := crc32.Checksum(out[start:], crcTable)
 	out = append(out[:len(out)-1], crcPrefix...) // the closing brace comes back after the field

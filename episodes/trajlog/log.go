@@ -222,6 +222,10 @@ func (l *Log) Stats() Stats {
 // episode server reports it in server.info and /metrics.
 func (l *Log) BytesWritten() int64 { return l.bytes.Load() }
 
+// Fsyncs is the number of fsyncs of segments since Open (Stats.Fsyncs);
+// the episode server reports it in /metrics.
+func (l *Log) Fsyncs() int64 { return l.fsyncs.Load() }
+
 // Dir is the directory the log lives in.
 func (l *Log) Dir() string { return l.dir }
 

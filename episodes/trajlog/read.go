@@ -65,12 +65,9 @@ func (l *Log) scan(check func() error, rb *rebuilder) error {
 			x = nil
 		}
 		if x != nil && sizeIs(segmentPath(l.dir, n), x.Bytes) && !x.mayHold(rb.f) {
-			if x.SessionStart {
-				if err := rb.flush(); err != nil {
-					return err
-				}
+			if err := rb.skip(x); err != nil {
+				return err
 			}
-			rb.stats.Skipped++
 			continue
 		}
 		if err := l.readSegment(check, n, x, i == len(nums)-1, rb); err != nil {
@@ -151,11 +148,14 @@ func decodeEvent(line []byte, readErr error, light bool) (*event, error) {
 		ok = true
 	case evBegin, evEnd:
 		ok = ev.Ep != "" && ev.Traj != nil
+	case evDone:
+		ok = ev.Ep != "" && ev.Traj != nil && ev.Traj.Steps == nil
 	case evStep:
 		ok = ev.Ep != "" && ev.Step != nil
 	}
 	if !ok {
 		return nil, fmt.Errorf("malformed %q event", ev.Ev)
 	}
+	asEnd(&ev)
 	return &ev, nil
 }

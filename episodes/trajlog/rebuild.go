@@ -24,6 +24,11 @@ type rebuilder struct {
 	orphans map[string]bool // episodes whose begin is gone, seen since the last open event
 	touches []touch         // episodes that lost a line, laid to a damaged segment once the read is done
 	seg     segRead         // the segment being read
+	prevIdx *index          // the index of the segment before the one being read, if it had one
+	// skippedLive are the episodes live at the end of the last segment
+	// skipped since the last open event: those whose begin may be in a
+	// skipped segment.
+	skippedLive map[string]bool
 }
 
 // segRead is what was read of one segment.
@@ -49,7 +54,7 @@ type pending struct {
 func newRebuilder(f *Filter, fn func(*Record) error, report func(Damage)) *rebuilder {
 	pre := Filter{Dataset: f.Dataset, TaskID: f.TaskID, Tags: f.Tags, ExcludeTags: f.ExcludeTags, Since: f.Since, Until: f.Until}
 	return &rebuilder{f: f, pre: pre, fn: fn, report: report, keep: true, live: map[string]*pending{},
-		orphans: map[string]bool{}}
+		orphans: map[string]bool{}, skippedLive: map[string]bool{}}
 }
 
 // apply folds one event in, handing over the episodes it completes.
@@ -84,14 +89,16 @@ func (rb *rebuilder) apply(ev *event) error {
 }
 
 // end completes an episode. An end line that carries its steps stands on
-// its own; one that does not takes the steps read since the begin, and
-// when a step line was lost to damage the record is not whole: it is
-// handed over as incomplete.
+// its own; one that does not takes the steps read since the begin (and a
+// slim one its header from the begin too), and when a step line was lost
+// to damage the record is not whole: it is handed over as incomplete. An
+// end without steps whose begin was not read is an orphan, never handed
+// over.
 func (rb *rebuilder) end(ev *event) error {
 	p, ok := rb.live[ev.Ep]
 	delete(rb.live, ev.Ep)
 	if !ok {
-		rb.orphan(ev.Ep, ev.Traj)
+		rb.orphan(ev.Ep, ev)
 		if ev.Traj.Steps == nil {
 			rb.stats.Orphans++
 			return nil
@@ -105,7 +112,10 @@ func (rb *rebuilder) end(ev *event) error {
 		return nil
 	}
 	rec := &Record{Trajectory: *ev.Traj, Complete: true}
-	if rec.Steps == nil {
+	if ev.Slim {
+		rec.Trajectory = withBegin(&p.rec.Trajectory, ev.Traj)
+	}
+	if ev.Traj.Steps == nil {
 		rec.Steps = p.rec.Steps
 		rec.Complete = len(rec.Steps) == ev.Turns
 	}
@@ -128,6 +138,7 @@ func (rb *rebuilder) flush() error {
 	}
 	clear(rb.live)
 	clear(rb.orphans)
+	clear(rb.skippedLive)
 	rb.session = len(rb.damage)
 	slices.SortFunc(ps, func(a, b *pending) int { return cmp.Compare(a.seq, b.seq) })
 	rb.stats.Incomplete += int64(len(ps))
@@ -145,6 +156,23 @@ func (rb *rebuilder) flush() error {
 		if err := rb.emit(&p.rec); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// skip passes over a segment whose index x proves it holds nothing the
+// read wants, noting the episodes live at its end.
+func (rb *rebuilder) skip(x *index) error {
+	if x.SessionStart {
+		if err := rb.flush(); err != nil {
+			return err
+		}
+	}
+	rb.stats.Skipped++
+	rb.prevIdx = x
+	clear(rb.skippedLive)
+	for _, e := range x.LiveAtEnd {
+		rb.skippedLive[e.Ep] = true
 	}
 	return nil
 }

@@ -158,7 +158,7 @@ func decodeMeta(line []byte, m *meta) error {
 	if err := json.Unmarshal(line, m); err != nil {
 		return fmt.Errorf("bad JSON: %w", err)
 	}
-	if m.Ev != evOpen && m.Ep == "" || (m.Ev == evBegin || m.Ev == evEnd) && m.Traj == nil {
+	if m.Ev != evOpen && m.Ep == "" || (m.Ev == evBegin || m.Ev == evEnd || m.Ev == evDone) && m.Traj == nil {
 		return fmt.Errorf("malformed %q event", m.Ev)
 	}
 	return nil
@@ -174,5 +174,7 @@ func (m *meta) apply(sum *summary) {
 		sum.step(m.Ep)
 	case evEnd:
 		sum.end(m.Ep, m.Traj.Outcome, m.Traj.StartedAt, m.Traj.Task.Dataset)
+	case evDone:
+		sum.endSlim(m.Ep, m.Traj.Outcome)
 	}
 }

@@ -18,8 +18,8 @@ func jsonShape(line []byte) (shape, error) {
 
 // shapeText is what a shape tells, as text to compare.
 func shapeText(sh shape) string {
-	return fmt.Sprintf("ev %q ep %q turns %d step %v traj %v steps %v", sh.Ev, sh.Ep, sh.Turns, sh.Step != nil,
-		sh.Traj != nil, sh.Traj != nil && sh.Traj.Steps != nil)
+	return fmt.Sprintf("ev %q ep %q turns %d step %v traj %v steps %v", sh.Ev, sh.Ep, sh.Turns,
+		sh.Step != nil, sh.Traj != nil, sh.Traj != nil && sh.Traj.Steps != nil)
 }
 
 // TestShapeMatchesJSON decodes the shape of every line of a log, the
@@ -60,6 +60,8 @@ func FuzzShape(f *testing.F) {
 		line, _ := encodeLine(ev)
 		f.Add(line[:len(line)-1])
 	}
+	f.Add(slimEndLine(1)[:len(slimEndLine(1))-1])
+	f.Add([]byte(`{"ev":"done","ep":"e","traj":{"outcome":"correct"},"turns":2}`))
 	f.Add([]byte(`{"traj":{"steps":`))
 	f.Add([]byte(`{"ev":"step","ep":"a\"b","step":{}}`))
 	f.Fuzz(func(t *testing.T, line []byte) {

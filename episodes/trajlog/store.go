@@ -19,8 +19,10 @@ type Writer interface {
 	Begin(ctx context.Context, t *schemas.Trajectory) error
 	// Step records one step of a live episode.
 	Step(ctx context.Context, episodeID string, s *schemas.StepRecord) error
-	// End records how the episode ended: t is the whole trajectory. When
-	// End returns nil, the episode (Begin, every Step, End) is durable.
+	// End records how the episode ended: t is the whole trajectory, its
+	// header (every field but the outcome, rewards, end time, close
+	// components and steps) the one Begin was given. When End returns
+	// nil, the episode (Begin, every Step, End) is durable.
 	End(ctx context.Context, t *schemas.Trajectory) error
 	// Close flushes and releases the writer.
 	Close() error
