@@ -76,12 +76,12 @@ func TestRecordedFieldByField(t *testing.T) {
 		}
 	}
 	if n := slimEnds(t, h); n != len(ids) {
-		t.Errorf("%d slim end lines, want one per episode (%d)", n, len(ids))
+		t.Errorf("%d done lines, want one per episode (%d)", n, len(ids))
 	}
 }
 
-// slimEnds counts the end lines of the harness's log that leave the
-// header out.
+// slimEnds counts the done lines of the harness's log: ends that leave
+// the header out.
 func slimEnds(t *testing.T, h *harness) int {
 	t.Helper()
 	segs, _ := filepath.Glob(filepath.Join(h.log.Dir(), "traj-*.log"))
@@ -94,10 +94,9 @@ func slimEnds(t *testing.T, h *harness) int {
 		for line := range bytes.Lines(b) {
 			var ev struct {
 				Ev   string
-				Slim bool
 				Traj map[string]json.RawMessage
 			}
-			if json.Unmarshal(line, &ev) == nil && ev.Ev == "end" && ev.Slim && ev.Traj["messages"] == nil {
+			if json.Unmarshal(line, &ev) == nil && ev.Ev == "done" && ev.Traj["messages"] == nil {
 				n++
 			}
 		}
