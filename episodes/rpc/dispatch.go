@@ -51,6 +51,7 @@ type Job struct {
 	d     *Dispatcher
 	batch bool
 	calls []prepared
+	one   [1]prepared // the call of a lone request: calls without a slice of its own
 }
 
 // Prepare reads a frame: a request or a batch of them. The job may hold
@@ -81,7 +82,8 @@ func (d *Dispatcher) Prepare(frame []byte) *Job {
 		}
 		return j
 	}
-	j.calls = []prepared{d.prepare(frame)}
+	j.one[0] = d.prepare(frame)
+	j.calls = j.one[:]
 	return j
 }
 

@@ -66,7 +66,8 @@ func handleStep(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schema
 	if err != nil {
 		return nil, nil, rpcError(err)
 	}
-	return func(ctx context.Context) (any, error) { return d.m.StepWith(ctx, st, p.Action, p.Usage) }, st.Abandon, nil
+	action, usage := p.Action, p.Usage // the call keeps copies: p, whose address was taken, stays on the stack
+	return func(ctx context.Context) (any, error) { return d.m.StepWith(ctx, st, action, usage) }, st.Abandon, nil
 }
 
 func handleClose(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {
