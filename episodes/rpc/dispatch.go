@@ -51,9 +51,12 @@ type Job struct {
 	d     *Dispatcher
 	batch bool
 	calls []prepared
+	one   [1]prepared // the call of a lone request: calls without a slice of its own
 }
 
-// Prepare reads a frame: a request or a batch of them.
+// Prepare reads a frame: a request or a batch of them. The job may hold
+// slices of frame (a request's id and params): the caller must not change
+// frame until the job's Run has returned.
 func (d *Dispatcher) Prepare(frame []byte) *Job {
 	frame = bytes.TrimSpace(frame)
 	j := &Job{d: d}
@@ -79,7 +82,8 @@ func (d *Dispatcher) Prepare(frame []byte) *Job {
 		}
 		return j
 	}
-	j.calls = []prepared{d.prepare(frame)}
+	j.one[0] = d.prepare(frame)
+	j.calls = j.one[:]
 	return j
 }
 
@@ -89,12 +93,9 @@ func failed(code int, msg string) prepared {
 
 // prepare checks one request and binds it to its handler.
 func (d *Dispatcher) prepare(raw []byte) prepared {
-	var req schemas.Request
-	if err := json.Unmarshal(raw, &req); err != nil || bytes.TrimSpace(raw)[0] != '{' {
-		if err != nil && !json.Valid(raw) { // scanned a second time only when it failed
-			return failed(schemas.CodeParseError, "parse error: the frame is not valid JSON")
-		}
-		return failed(schemas.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 request object")
+	req, e := decodeRequest(raw)
+	if e != nil {
+		return prepared{id: schemas.NullID, err: e}
 	}
 	p := prepared{id: req.ID, method: req.Method, notify: req.IsNotification()}
 	if p.id == nil {
@@ -114,6 +115,22 @@ func (d *Dispatcher) prepare(raw []byte) prepared {
 	}
 	p.run, p.abandon, p.err = h(d, req.Params)
 	return p
+}
+
+// decodeRequest reads a request object; a frame that is not one gets the
+// error to answer it with. The request may hold slices of raw.
+func decodeRequest(raw []byte) (schemas.Request, *schemas.Error) {
+	if req, ok := fastRequest(raw); ok {
+		return req, nil
+	}
+	var req schemas.Request
+	if err := json.Unmarshal(raw, &req); err != nil || bytes.TrimSpace(raw)[0] != '{' {
+		if err != nil && !json.Valid(raw) { // scanned a second time only when it failed
+			return req, &schemas.Error{Code: schemas.CodeParseError, Message: "parse error: the frame is not valid JSON"}
+		}
+		return req, &schemas.Error{Code: schemas.CodeInvalidRequest, Message: "invalid request: not a JSON-RPC 2.0 request object"}
+	}
+	return req, nil
 }
 
 // checkRequest checks the envelope: version, method, id type.

@@ -40,16 +40,16 @@ func handleTasksList(d *Dispatcher, params json.RawMessage) (runFunc, func(), *s
 }
 
 func handleReset(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {
-	var p schemas.ResetParams
-	if e := decodeParams(params, &p); e != nil {
+	p, e := decodeFast(params, fastReset)
+	if e != nil {
 		return nil, nil, e
 	}
 	return func(ctx context.Context) (any, error) { return d.m.Reset(ctx, p) }, nil, nil
 }
 
 func handleStep(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {
-	var p schemas.StepParams
-	if e := decodeParams(params, &p); e != nil {
+	p, e := decodeFast(params, fastStep)
+	if e != nil {
 		return nil, nil, e
 	}
 	if p.EpisodeID == "" {
@@ -66,7 +66,8 @@ func handleStep(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schema
 	if err != nil {
 		return nil, nil, rpcError(err)
 	}
-	return func(ctx context.Context) (any, error) { return d.m.StepWith(ctx, st, p.Action, p.Usage) }, st.Abandon, nil
+	action, usage := p.Action, p.Usage // the call keeps copies: p, whose address was taken, stays on the stack
+	return func(ctx context.Context) (any, error) { return d.m.StepWith(ctx, st, action, usage) }, st.Abandon, nil
 }
 
 func handleClose(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {
@@ -87,8 +88,8 @@ func handleGet(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas
 }
 
 func episodeParam(params json.RawMessage) (string, *schemas.Error) {
-	var p schemas.CloseParams
-	if e := decodeParams(params, &p); e != nil {
+	p, e := decodeFast(params, fastClose)
+	if e != nil {
 		return "", e
 	}
 	if p.EpisodeID == "" {

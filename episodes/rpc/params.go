@@ -16,13 +16,47 @@ import (
 // with no unknown field and the right types; anything else is an
 // invalid-params error that says what was wrong.
 func decodeParams(raw json.RawMessage, v any) *schemas.Error {
+	raw, e := paramsObject(raw)
+	if e != nil {
+		return e
+	}
+	return decodeStrict(raw, v)
+}
+
+// decodeFast is decodeParams for params that fast reads in their usual
+// shapes; whatever fast does not read goes to the strict decoder, so the
+// answer, errors included, is decodeParams's. The params are returned by
+// value: on the fast path they take no allocation of their own.
+func decodeFast[T any](raw json.RawMessage, fast func([]byte) (T, bool)) (T, *schemas.Error) {
+	raw, e := paramsObject(raw)
+	if e != nil {
+		var zero T
+		return zero, e
+	}
+	if p, ok := fast(raw); ok {
+		return p, nil
+	}
+	var p T
+	e = decodeStrict(raw, &p)
+	return p, e
+}
+
+// paramsObject returns params that must be an object: nothing or null
+// stands for {}.
+func paramsObject(raw json.RawMessage) (json.RawMessage, *schemas.Error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		raw = []byte("{}")
 	}
 	if raw[0] != '{' {
-		return schemas.Errorf(schemas.CodeInvalidParams, "params must be a JSON object")
+		return nil, schemas.Errorf(schemas.CodeInvalidParams, "params must be a JSON object")
 	}
+	return raw, nil
+}
+
+// decodeStrict decodes params, an object, with encoding/json: no unknown
+// field, nothing after the object.
+func decodeStrict(raw []byte, v any) *schemas.Error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {

@@ -1,0 +1,214 @@
+package rpc
+
+import (
+	"encoding/json"
+
+	"github.com/sqlgym/sqlgym/schemas"
+)
+
+// Nearly every frame is a lone request, and most are an episode.step
+// whose params are an episode id and a tool call or a text. The readers
+// here decode those shapes, and episode.reset's, with the scanner instead
+// of encoding/json (which scans the frame twice, then its params twice
+// more through a strict decoder, all by reflection). They take only what
+// encoding/json would accept and decode it to the same values; anything
+// else (an unknown or repeated field, a null, a number that is not a
+// small integer, an escaped key) they leave to encoding/json, so every
+// error keeps its wording. A reader that returns false may have filled
+// part of its result: the caller drops it.
+
+// members reads an object whose keys are among names, matched as
+// encoding/json matches them, each at most once (encoding/json merges a
+// repeated object into the first: that is left to it). It calls read
+// with the name of each key, standing before the key's value; read must
+// read the value.
+func (s *scanner) members(names []string, read func(name string) bool) bool {
+	var seen uint32
+	return s.object(func(key []byte) bool {
+		for n, name := range names {
+			if keyIs(key, name) {
+				if seen&(1<<n) != 0 {
+					return false
+				}
+				seen |= 1 << n
+				return read(name)
+			}
+		}
+		return false
+	})
+}
+
+// fastRequest reads a request object. Its ID and Params are slices of
+// raw, as the caller keeps raw for as long as the request.
+func fastRequest(raw []byte) (schemas.Request, bool) {
+	var r schemas.Request
+	s := scanner{b: raw}
+	ok := s.members(requestFields, func(name string) bool {
+		switch name {
+		case "jsonrpc":
+			return s.text(&r.JSONRPC)
+		case "id":
+			return s.raw(&r.ID)
+		case "method":
+			return s.text(&r.Method)
+		}
+		return s.raw(&r.Params)
+	})
+	return r, ok && s.end()
+}
+
+// The fields of each shape, as their json tags name them.
+var (
+	requestFields = []string{"jsonrpc", "id", "method", "params"}
+	stepFields    = []string{"episode_id", "action", "usage"}
+	actionFields  = []string{"tool", "arguments", "text"}
+	usageFields   = []string{"completion_tokens"}
+	resetFields   = []string{"task_id", "dataset", "seed", "max_turns", "action_format", "reward", "tags", "tools", "descriptions"}
+	closeFields   = []string{"episode_id"}
+)
+
+// fastStep reads the params of episode.step.
+func fastStep(raw []byte) (schemas.StepParams, bool) {
+	var p schemas.StepParams
+	s := scanner{b: raw}
+	ok := s.members(stepFields, func(name string) bool {
+		switch name {
+		case "episode_id":
+			return s.text(&p.EpisodeID)
+		case "action":
+			return s.action(&p.Action)
+		}
+		p.Usage = new(schemas.Usage)
+		return s.members(usageFields, func(string) bool { return s.int(&p.Usage.CompletionTokens) })
+	})
+	return p, ok && s.end()
+}
+
+func (s *scanner) action(a *schemas.Action) bool {
+	return s.members(actionFields, func(name string) bool {
+		switch name {
+		case "tool":
+			return s.text(&a.Tool)
+		case "arguments":
+			return s.rawCopy(&a.Arguments)
+		}
+		a.Text = new(string)
+		return s.text(a.Text)
+	})
+}
+
+// fastReset reads the params of episode.reset.
+func fastReset(raw []byte) (schemas.ResetParams, bool) {
+	var p schemas.ResetParams
+	s := scanner{b: raw}
+	ok := s.members(resetFields, func(name string) bool {
+		switch name {
+		case "task_id":
+			return s.text(&p.TaskID)
+		case "dataset":
+			return s.text(&p.Dataset)
+		case "seed":
+			p.Seed = new(int64)
+			return s.int64(p.Seed)
+		case "max_turns":
+			p.MaxTurns = new(int)
+			return s.int(p.MaxTurns)
+		case "action_format":
+			return s.text(&p.ActionFormat)
+		case "reward":
+			return s.rawCopy(&p.Reward)
+		case "tags":
+			return s.rawCopy(&p.Tags)
+		case "tools":
+			return s.strings(&p.Tools)
+		}
+		p.Descriptions = new(bool)
+		return s.bool(p.Descriptions)
+	})
+	return p, ok && s.end()
+}
+
+// fastClose reads the params of episode.close and episode.get.
+func fastClose(raw []byte) (schemas.CloseParams, bool) {
+	var p schemas.CloseParams
+	s := scanner{b: raw}
+	ok := s.members(closeFields, func(string) bool { return s.text(&p.EpisodeID) })
+	return p, ok && s.end()
+}
+
+// text reads a string into *dst.
+func (s *scanner) text(dst *string) bool {
+	var ok bool
+	*dst, ok = s.str()
+	return ok
+}
+
+// raw reads any value into *dst, as a slice of the scanner's bytes.
+func (s *scanner) raw(dst *json.RawMessage) bool {
+	var ok bool
+	*dst, ok = s.rawValue()
+	return ok
+}
+
+// rawCopy reads any value into a RawMessage of its own: the caller keeps
+// it past the frame (a step's arguments, a reset's tags).
+func (s *scanner) rawCopy(dst *json.RawMessage) bool {
+	b, ok := s.rawValue()
+	*dst = append(json.RawMessage(nil), b...)
+	return ok
+}
+
+// int64 reads an integer into *dst.
+func (s *scanner) int64(dst *int64) bool {
+	var ok bool
+	*dst, ok = s.integer()
+	return ok
+}
+
+// int reads an integer that fits an int into *dst.
+func (s *scanner) int(dst *int) bool {
+	n, ok := s.integer()
+	*dst = int(n)
+	return ok && int64(*dst) == n
+}
+
+// bool reads true or false into *dst.
+func (s *scanner) bool(dst *bool) bool {
+	switch s.peek() {
+	case 't':
+		*dst = true
+		return s.literal("true")
+	case 'f':
+		*dst = false
+		return s.literal("false")
+	}
+	return false
+}
+
+// strings reads an array of strings into *dst; [] is an empty slice, not
+// nil, as encoding/json makes it.
+func (s *scanner) strings(dst *[]string) bool {
+	*dst = []string{}
+	return s.list('[', ']', func() bool {
+		v, ok := s.str()
+		*dst = append(*dst, v)
+		return ok
+	})
+}
+
+// internedWords are the words most frames hold: the protocol version,
+// method names and tool names.
+var internedWords = []string{"2.0", schemas.MethodStep, schemas.MethodReset, schemas.MethodClose, schemas.MethodEpisodeGet,
+	schemas.MethodServerInfo, schemas.MethodTasksList, schemas.ToolExecuteSQL, schemas.ToolSubmit, schemas.ToolInspectSchema,
+	schemas.ToolSearchValues, schemas.ToolDescribeColumn}
+
+// intern returns the string of b, without allocating for an interned
+// word.
+func intern(b []byte) string {
+	for _, w := range internedWords {
+		if string(b) == w {
+			return w
+		}
+	}
+	return string(b)
+}
