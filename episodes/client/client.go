@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"sync"
@@ -26,11 +27,13 @@ var ErrClosed = errors.New("client: connection closed")
 // Client is a connection to a sqlgym server. It is safe for concurrent use.
 type Client struct {
 	ws     *websocket.Conn
+	conn   *batchConn // under ws
 	nextID atomic.Int64
 	done   chan struct{} // closed when the reader ends
 	err    error         // why the reader ended; read after done
 
-	wmu sync.Mutex // serializes writes: gorilla allows one writer at a time
+	wmu     sync.Mutex   // serializes writes: gorilla allows one writer at a time
+	waiting atomic.Int32 // writers waiting for wmu
 
 	mu      sync.Mutex // guards pending
 	pending map[string]chan *response
@@ -48,6 +51,10 @@ type response struct {
 	Error  *schemas.Error  `json:"error"`
 }
 
+// readBufferSize is the client's read buffer: replies that arrived
+// together are read with one system call.
+const readBufferSize = 64 << 10
+
 // Dial connects to url (ws://host:port/v1/ws), with a bearer token when
 // token is not empty.
 func Dial(ctx context.Context, url, token string) (*Client, error) {
@@ -55,7 +62,16 @@ func Dial(ctx context.Context, url, token string) (*Client, error) {
 	if token != "" {
 		h.Set("Authorization", "Bearer "+token)
 	}
-	d := websocket.Dialer{HandshakeTimeout: 10 * time.Second}
+	bc := &batchConn{}
+	d := websocket.Dialer{HandshakeTimeout: 10 * time.Second, ReadBufferSize: readBufferSize,
+		NetDialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			conn, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			bc.Conn = conn
+			return bc, nil
+		}}
 	ws, resp, err := d.DialContext(ctx, url, h)
 	if err != nil {
 		if resp != nil {
@@ -64,7 +80,7 @@ func Dial(ctx context.Context, url, token string) (*Client, error) {
 		return nil, fmt.Errorf("dial %s: %w", url, err)
 	}
 	ws.SetReadLimit(64 << 20)
-	c := &Client{ws: ws, done: make(chan struct{}), pending: map[string]chan *response{}}
+	c := &Client{ws: ws, conn: bc, done: make(chan struct{}), pending: map[string]chan *response{}}
 	go c.readLoop()
 	return c, nil
 }
@@ -147,10 +163,23 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 func (c *Client) WriteRaw(frame []byte) error { return c.write(frame) }
 
 func (c *Client) write(frame []byte) error {
+	c.waiting.Add(1)
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	c.waiting.Add(-1)
+	c.conn.holdWrites()
 	c.ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
-	if err := c.ws.WriteMessage(websocket.TextMessage, frame); err != nil {
+	err := c.ws.WriteMessage(websocket.TextMessage, frame)
+	if err == nil && c.waiting.Load() > 0 {
+		return nil // a writer is waiting: its flush sends this frame with its own
+	}
+	if ferr := c.conn.flush(); ferr != nil && err == nil {
+		// Frames of callers that returned before this flush were lost
+		// with it: ending the connection ends their calls too.
+		c.conn.Close()
+		err = ferr
+	}
+	if err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
 	return nil
