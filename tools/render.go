@@ -166,31 +166,72 @@ func formatFloat(f float64) string {
 // blob's bytes are never sent), NaN and ±Inf become the strings "NaN",
 // "Inf" and "-Inf", text is made valid UTF-8, and nil, int64, float64 and
 // bool stay as they are. Any other type becomes its fmt.Sprint string.
+// What needs no change is not copied: a row whose values all stay is the
+// input's own row, and rows that all stay are the input itself, so
+// neither may be changed while the other is in use.
 func JSONRows(rows [][]any) [][]any {
-	out := make([][]any, len(rows))
+	var out [][]any // nil until a row changes
 	for i, row := range rows {
-		jr := make([]any, len(row))
-		for j, v := range row {
-			jr[j] = jsonValue(v)
+		jr := jsonRow(row)
+		if out == nil && jr == nil {
+			continue
+		}
+		if out == nil {
+			out = make([][]any, len(rows))
+			copy(out, rows[:i])
+		}
+		if jr == nil {
+			jr = row
 		}
 		out[i] = jr
+	}
+	switch {
+	case out != nil:
+		return out
+	case rows == nil:
+		return [][]any{} // [] on the wire, as a copy would be
+	}
+	return rows
+}
+
+// jsonRow is the row converted as JSONRows converts it, or nil when
+// every value stays as it is.
+func jsonRow(row []any) []any {
+	if row == nil {
+		return []any{} // [] on the wire, as a copy would be
+	}
+	var out []any
+	for j, v := range row {
+		jv, same := jsonValue(v)
+		if same && out == nil {
+			continue
+		}
+		if out == nil {
+			out = make([]any, len(row))
+			copy(out, row[:j])
+		}
+		out[j] = jv
 	}
 	return out
 }
 
-func jsonValue(v any) any {
+// jsonValue is v as JSONRows writes it, and whether that is v itself.
+func jsonValue(v any) (any, bool) {
 	switch x := v.(type) {
 	case nil, int64, bool:
-		return x
+		return v, true
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return formatFloat(x)
+			return formatFloat(x), false
 		}
-		return x
+		return v, true
 	case string:
-		return strings.ToValidUTF8(x, "\uFFFD")
+		if utf8.ValidString(x) {
+			return v, true
+		}
+		return strings.ToValidUTF8(x, "\uFFFD"), false
 	}
-	return FormatValue(v)
+	return FormatValue(v), false
 }
 
 // clip cuts s to at most n bytes at a character boundary, ending it with
