@@ -164,9 +164,6 @@ func finalOf(v judge.Verdict) *reward.Final {
 }
 
 func fromResult(r tools.Result) effect {
-	eff := effect{content: r.Content, err: r.Error, result: r.Info}
-	if r.Info != nil {
-		eff.meta = r.Info.Meta() // execute_sql reads at most the rows it shows
-	}
-	return eff
+	// execute_sql reads at most the rows it shows: its meta is its info's
+	return effect{content: r.Content, err: r.Error, result: r.Info, meta: r.Meta}
 }
