@@ -7,10 +7,30 @@ import "strings"
 // its semicolon. Each statement is a substring of sql: nothing is copied.
 func Statements(sql string) []string {
 	var out []string
+	eachStatement(sql, func(st string) { out = append(out, st) })
+	return out
+}
+
+// FirstStatement returns the first of Statements(sql), "" when there is
+// none, and how many there are, without building the list: a statement's
+// checks need no more, on every query.
+func FirstStatement(sql string) (first string, n int) {
+	eachStatement(sql, func(st string) {
+		if n == 0 {
+			first = st
+		}
+		n++
+	})
+	return first, n
+}
+
+// eachStatement calls f with each statement of sql, in order, as
+// Statements returns them.
+func eachStatement(sql string, f func(string)) {
 	start, substantive := 0, false
 	flush := func(end int) {
 		if st := strings.TrimSpace(sql[start:end]); substantive && st != "" {
-			out = append(out, st) // a statement of Unicode spaces alone is none
+			f(st) // a statement of Unicode spaces alone is none
 		}
 		substantive = false
 	}
@@ -27,7 +47,6 @@ func Statements(sql string) []string {
 		at += len(t.Text)
 	}
 	flush(len(sql))
-	return out
 }
 
 // FirstKeyword returns the first word of sql in upper case, skipping white

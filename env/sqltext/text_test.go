@@ -36,6 +36,10 @@ func TestStatements(t *testing.T) {
 		if got := Empty(tt.sql); got != (len(tt.want) == 0) {
 			t.Errorf("Empty(%q) = %v, want %v", tt.sql, got, len(tt.want) == 0)
 		}
+		first, n := FirstStatement(tt.sql)
+		if n != len(tt.want) || n > 0 && first != tt.want[0] || n == 0 && first != "" {
+			t.Errorf("FirstStatement(%q) = %q, %d; want the first of %q and their count", tt.sql, first, n, tt.want)
+		}
 	}
 	for _, sql := range []string{";", " ; ;\n", "/* c */ ;", "-- a\n;-- b"} {
 		if !Empty(sql) || len(Statements(sql)) != 0 {
@@ -138,8 +142,12 @@ func FuzzAgainstTokens(f *testing.F) {
 		if got, want := Normalize(sql), normalizePlain(sql); got != want {
 			t.Fatalf("Normalize(%q) = %q, want %q", sql, got, want)
 		}
-		if got, want := Statements(sql), statementsPlain(sql); !slices.Equal(got, want) {
+		want := statementsPlain(sql)
+		if got := Statements(sql); !slices.Equal(got, want) {
 			t.Fatalf("Statements(%q) = %q, want %q", sql, got, want)
+		}
+		if first, n := FirstStatement(sql); n != len(want) || n > 0 && first != want[0] {
+			t.Fatalf("FirstStatement(%q) = %q, %d; want the first of %q and their count", sql, first, n, want)
 		}
 	})
 }
