@@ -59,8 +59,8 @@ func (s *Session) step(ctx context.Context, m *Manager, a schemas.Action, usage 
 		Observation: content, Error: eff.err, ResultMeta: eff.meta, Reward: r,
 		RewardComponents: comps, Outcome: outcome, ElapsedMS: schemas.Milliseconds(now.Sub(start)), At: now,
 	}
-	ended := s.appendStep(rec, outcome, now)
-	if err := m.cfg.Recorder.Step(ctx, s.id, &rec); err != nil {
+	held, ended := s.appendStep(rec, outcome, now)
+	if err := m.cfg.Recorder.Step(ctx, s.id, held); err != nil {
 		return res, ended, m.recordFailed(s.id, "step", err)
 	}
 	return res, ended, nil
