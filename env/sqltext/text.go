@@ -91,16 +91,22 @@ func StripDistinct(sql string) string {
 // single spaces, words in lower case and a trailing semicolon removed, so
 // two spellings of the same statement compare equal. It builds the result
 // in one allocation: the repeat check calls it on every SQL step.
-func Normalize(sql string) string {
+func Normalize(sql string) string { return NormalizeAfter("", sql) }
+
+// NormalizeAfter returns prefix followed by Normalize(sql), built in the
+// same one allocation: a key that names what the statement belongs to
+// costs no second copy.
+func NormalizeAfter(prefix, sql string) string {
 	var b strings.Builder
-	b.Grow(len(sql))
-	keep := 0 // the length of b up to its last token other than ";"
+	b.Grow(len(prefix) + len(sql))
+	b.WriteString(prefix)
+	keep := b.Len() // the length of b up to its last token other than ";"
 	for t := range All(sql) {
 		switch t.Kind {
 		case Space, Comment:
 			continue
 		}
-		if b.Len() > 0 {
+		if b.Len() > len(prefix) {
 			b.WriteByte(' ')
 		}
 		if t.Kind == Word {

@@ -139,8 +139,12 @@ func FuzzAgainstTokens(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, sql string) {
-		if got, want := Normalize(sql), normalizePlain(sql); got != want {
-			t.Fatalf("Normalize(%q) = %q, want %q", sql, got, want)
+		norm := normalizePlain(sql)
+		if got := Normalize(sql); got != norm {
+			t.Fatalf("Normalize(%q) = %q, want %q", sql, got, norm)
+		}
+		if got := NormalizeAfter("tool\x00", sql); got != "tool\x00"+norm {
+			t.Fatalf("NormalizeAfter(%q) = %q, want the prefix and %q", sql, got, norm)
 		}
 		want := statementsPlain(sql)
 		if got := Statements(sql); !slices.Equal(got, want) {
@@ -156,6 +160,9 @@ func TestNormalizeMatchesThePlainWay(t *testing.T) {
 	for _, sql := range []string{"SELECT  a\n FROM T -- x\n;;", "a ; ; b ;", "SELECT Ünïcode FROM \"T\"", "", ";;", "select 1;\n"} {
 		if got, want := Normalize(sql), normalizePlain(sql); got != want {
 			t.Errorf("Normalize(%q) = %q, want %q", sql, got, want)
+		}
+		if got, want := NormalizeAfter("x ", sql), "x "+normalizePlain(sql); got != want {
+			t.Errorf("NormalizeAfter(%q) = %q, want %q", sql, got, want)
 		}
 		if got, want := Statements(sql), statementsPlain(sql); !slices.Equal(got, want) {
 			t.Errorf("Statements(%q) = %q, want %q", sql, got, want)
