@@ -13,7 +13,7 @@ import (
 // request arrives so that steps of one episode run in arrival order.
 type StepTicket struct {
 	s *Session
-	t *ticket
+	t ticket
 }
 
 // Enqueue takes a place for a step of the episode. It fails with

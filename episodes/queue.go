@@ -29,17 +29,19 @@ func newStepQueue() *stepQueue {
 }
 
 // enqueue takes a place in the queue, unless limit steps are already
-// waiting (besides the one running) or the queue is closed.
-func (q *stepQueue) enqueue(limit int) (*ticket, error) {
+// waiting (besides the one running) or the queue is closed. The ticket
+// is a value, for the caller to keep where it keeps the rest of the
+// step's state.
+func (q *stepQueue) enqueue(limit int) (ticket, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.closed {
-		return nil, ErrNotFound
+		return ticket{}, ErrNotFound
 	}
 	if q.pending > limit { // pending counts the running step too
-		return nil, ErrBusy
+		return ticket{}, ErrBusy
 	}
-	t := &ticket{q: q, prev: q.tail, done: make(chan struct{})}
+	t := ticket{q: q, prev: q.tail, done: make(chan struct{})}
 	q.tail = t.done
 	q.pending++
 	return t, nil

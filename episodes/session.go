@@ -90,16 +90,19 @@ func (s *Session) isEnded() bool {
 }
 
 // appendStep records a step, and ends the episode with outcome if it is
-// not empty. It returns the trajectory's copy when the episode ended.
-func (s *Session) appendStep(rec schemas.StepRecord, outcome string, now time.Time) *schemas.Trajectory {
+// not empty. It returns the record as the trajectory holds it (no one
+// changes a recorded step, so it may be read without the lock), and the
+// trajectory's copy when the episode ended.
+func (s *Session) appendStep(rec schemas.StepRecord, outcome string, now time.Time) (*schemas.StepRecord, *schemas.Trajectory) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.traj.Steps = append(s.traj.Steps, rec)
 	s.traj.TotalReward = s.ledger.Total()
+	held := &s.traj.Steps[len(s.traj.Steps)-1]
 	if outcome == "" {
-		return nil
+		return held, nil
 	}
-	return s.endLocked(outcome, now)
+	return held, s.endLocked(outcome, now)
 }
 
 // end ends an episode that has not ended yet, with outcome and the final

@@ -59,8 +59,8 @@ func (s *Session) step(ctx context.Context, m *Manager, a schemas.Action, usage 
 		Observation: content, Error: eff.err, ResultMeta: eff.meta, Reward: r,
 		RewardComponents: comps, Outcome: outcome, ElapsedMS: schemas.Milliseconds(now.Sub(start)), At: now,
 	}
-	ended := s.appendStep(rec, outcome, now)
-	if err := m.cfg.Recorder.Step(ctx, s.id, &rec); err != nil {
+	held, ended := s.appendStep(rec, outcome, now)
+	if err := m.cfg.Recorder.Step(ctx, s.id, held); err != nil {
 		return res, ended, m.recordFailed(s.id, "step", err)
 	}
 	return res, ended, nil
@@ -164,9 +164,6 @@ func finalOf(v judge.Verdict) *reward.Final {
 }
 
 func fromResult(r tools.Result) effect {
-	eff := effect{content: r.Content, err: r.Error, result: r.Info}
-	if r.Info != nil {
-		eff.meta = r.Info.Meta() // execute_sql reads at most the rows it shows
-	}
-	return eff
+	// execute_sql reads at most the rows it shows: its meta is its info's
+	return effect{content: r.Content, err: r.Error, result: r.Info, meta: r.Meta}
 }

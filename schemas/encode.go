@@ -1,6 +1,10 @@
 package schemas
 
-import gojson "github.com/goccy/go-json"
+import (
+	"sync"
+
+	gojson "github.com/goccy/go-json"
+)
 
 // Marshal encodes v as encoding/json.Marshal does, byte for byte (HTML
 // characters escaped, raw messages compacted, map keys sorted, floats
@@ -17,16 +21,33 @@ func Marshal(v any) ([]byte, error) {
 // extended buffer: a caller that reuses its buffers (the trajectory log
 // does, line after line) encodes without allocating one per value.
 func AppendJSON(dst []byte, v any) ([]byte, error) {
-	a := appender{b: dst}
-	enc := gojson.NewEncoder(&a)
-	if err := enc.Encode(v); err != nil {
+	a := appenders.Get().(*appender)
+	a.b = dst
+	err := a.enc.Encode(v)
+	out := a.b
+	a.b = nil // the pool keeps no caller's buffer
+	appenders.Put(a)
+	if err != nil {
 		return dst, err
 	}
-	return a.b[:len(a.b)-1], nil // Encode ends the value with a newline
+	return out[:len(out)-1], nil // Encode ends the value with a newline
 }
 
-// appender is an io.Writer that appends to a byte slice.
-type appender struct{ b []byte }
+// appender is an io.Writer that appends to a byte slice, with the
+// encoder that writes to it. An encoder keeps nothing from one value to
+// the next, so a pair serves call after call.
+type appender struct {
+	b   []byte
+	enc *gojson.Encoder
+}
+
+// appenders holds idle appenders: AppendJSON runs once or more per step,
+// and taking a pair from here allocates neither.
+var appenders = sync.Pool{New: func() any {
+	a := &appender{}
+	a.enc = gojson.NewEncoder(a)
+	return a
+}}
 
 func (a *appender) Write(p []byte) (int, error) {
 	a.b = append(a.b, p...)

@@ -3,7 +3,11 @@ package schemas
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -88,4 +92,36 @@ func FuzzMarshalMatchesEncodingJSON(f *testing.F) {
 			sameAsStd(t, v)
 		}
 	})
+}
+
+// TestAppendJSONReusesNothingOfCallers encodes from several goroutines at
+// once, each into a buffer it reuses, with failing values in between:
+// the pooled encoders must keep no caller's bytes and mix no two values.
+func TestAppendJSONReusesNothingOfCallers(t *testing.T) {
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for g := range 4 {
+		wg.Go(func() {
+			buf := []byte("keep:")
+			for i := range 200 {
+				v := &ToolError{Code: strconv.Itoa(g), Message: strings.Repeat("m", i)}
+				want, _ := json.Marshal(v)
+				out, err := AppendJSON(buf[:5], v)
+				if err != nil || string(out) != "keep:"+string(want) {
+					errs <- fmt.Errorf("goroutine %d value %d: %s, %v", g, i, out, err)
+					return
+				}
+				buf = out
+				if bad, err := AppendJSON(buf[:5], math.NaN()); err == nil || string(bad) != "keep:" {
+					errs <- fmt.Errorf("goroutine %d: NaN gave %q, %v; want the buffer back and an error", g, bad, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }

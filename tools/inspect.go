@@ -203,11 +203,12 @@ func (r *Runner) renderSamples(rs *env.ResultSet, budget int) string {
 		return "Sample rows: none (the table is empty)."
 	}
 	n := min(len(rs.Rows), r.cfg.SampleRows)
-	lines, fit := r.grid(rs, n, budget-24)
+	var lines strings.Builder
+	fit := r.grid(&lines, rs, n, budget-24, 0)
 	if fit == 0 {
 		return ""
 	}
-	return fmt.Sprintf("Sample rows (%d):\n", fit) + lines
+	return fmt.Sprintf("Sample rows (%d):\n", fit) + lines.String()
 }
 
 func identList(names []string, dialect env.Dialect) string {

@@ -45,7 +45,11 @@ type entry struct {
 	// nil for the other tools.
 	withSQL func(sql string) any
 	run     func(ctx context.Context, r *Runner, t Target, args any) (Result, error)
-	key     func(args any) string
+	// key returns prefix followed by what tells the arguments of one
+	// call from another's; keyPrefix (the name and a NUL) is the prefix
+	// Invocation.Key gives it, made once.
+	key       func(prefix string, args any) string
+	keyPrefix string
 	// prompt is the tool's line in the hermes prompt's list of tools.
 	prompt string
 }
@@ -77,7 +81,7 @@ func executeSQLEntry() *entry {
 	e := newEntry(schemas.ToolExecuteSQL,
 		"Run one read-only SQL statement against the database and see the first rows of its result, "+
 			"or the database's error message. Use it to explore the data and to test queries; it does not end the episode.",
-		func() any { return &ExecuteSQLArgs{} }, func(a any) string { return sqltext.Normalize(a.(*ExecuteSQLArgs).SQL) })
+		func() any { return &ExecuteSQLArgs{} }, func(p string, a any) string { return sqltext.NormalizeAfter(p, a.(*ExecuteSQLArgs).SQL) })
 	e.withSQL = func(sql string) any { return &ExecuteSQLArgs{SQL: sql} }
 	e.run = func(ctx context.Context, r *Runner, t Target, args any) (Result, error) {
 		return r.Execute(ctx, t.DB, args.(*ExecuteSQLArgs))
@@ -90,7 +94,7 @@ func submitEntry() *entry {
 	e := newEntry(schemas.ToolSubmit,
 		"Submit the final answer: one SQL query whose result answers the question. "+
 			"It is run and compared with the expected answer, and the episode ends.",
-		func() any { return &SubmitArgs{} }, func(a any) string { return sqltext.Normalize(a.(*SubmitArgs).SQL) })
+		func() any { return &SubmitArgs{} }, func(p string, a any) string { return sqltext.NormalizeAfter(p, a.(*SubmitArgs).SQL) })
 	e.withSQL = func(sql string) any { return &SubmitArgs{SQL: sql} }
 	e.run = func(_ context.Context, _ *Runner, _ Target, args any) (Result, error) {
 		sql := args.(*SubmitArgs).SQL
@@ -125,7 +129,7 @@ func describeColumnEntry() *entry {
 	return e
 }
 
-func newEntry(name, description string, newArgs func() any, key func(any) string) *entry {
+func newEntry(name, description string, newArgs func() any, key func(string, any) string) *entry {
 	r := &jsonschema.Reflector{DoNotReference: true, Anonymous: true}
 	s := r.Reflect(newArgs())
 	s.Version = ""
@@ -139,14 +143,15 @@ func newEntry(name, description string, newArgs func() any, key func(any) string
 		tool: schemas.Tool{Type: "function", Function: schemas.ToolFunction{
 			Name: name, Description: description, Parameters: params,
 		}},
-		schema: s, newArgs: newArgs, key: key,
+		schema: s, newArgs: newArgs, key: key, keyPrefix: name + "\x00",
 	}
 }
 
-// jsonKey is the repeat key of arguments with no SQL: their JSON.
-func jsonKey(args any) string {
+// jsonKey is the repeat key of arguments with no SQL: their JSON, after
+// prefix.
+func jsonKey(prefix string, args any) string {
 	b, _ := json.Marshal(args) // argument structs of strings and ints always marshal
-	return string(b)
+	return prefix + string(b)
 }
 
 func (e *entry) name() string { return e.tool.Function.Name }

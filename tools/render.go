@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -26,50 +27,100 @@ func (r *Runner) RenderRows(rs *env.ResultSet) string {
 	}
 	shown := min(len(rs.Rows), r.cfg.RowLimit)
 	more := len(rs.Rows) > shown || rs.Truncated && shown == r.cfg.RowLimit
-	lines, fit := r.grid(rs, shown, r.budget()-80)
-	var foot string
+	var b strings.Builder
+	tail := len("(1000 rows)") // the count line, unless rows were left out
+	if more || rs.Truncated {
+		tail = footRoom
+	}
+	fit := r.grid(&b, rs, shown, r.budget()-footRoom, tail)
+	var buf [footRoom]byte
+	foot := buf[:0]
 	switch {
 	case fit < shown && more:
-		foot = fmt.Sprintf("(showing first %d rows; output cut at %d bytes; more were returned)", fit, r.cfg.ObservationBytes)
+		foot = fmt.Appendf(foot, "(showing first %d rows; output cut at %d bytes; more were returned)", fit, r.cfg.ObservationBytes)
 	case fit < shown:
-		foot = fmt.Sprintf("(showing first %d of %d rows; output cut at %d bytes)", fit, shown, r.cfg.ObservationBytes)
+		foot = fmt.Appendf(foot, "(showing first %d of %d rows; output cut at %d bytes)", fit, shown, r.cfg.ObservationBytes)
 	case more:
-		foot = fmt.Sprintf("(showing first %d rows; more were returned)", fit)
+		foot = fmt.Appendf(foot, "(showing first %d rows; more were returned)", fit)
 	case rs.Truncated:
-		foot = fmt.Sprintf("(%d rows shown; the result was cut to fit the size limits)", fit)
+		foot = fmt.Appendf(foot, "(%d rows shown; the result was cut to fit the size limits)", fit)
 	default:
-		foot = countRows(fit)
+		foot = appendCountRows(foot, fit)
 	}
-	return clip(lines+foot, r.budget())
+	b.Write(foot)
+	return clip(b.String(), r.budget())
 }
 
-// grid renders the header and up to n rows of rs as lines, each ending in
-// a line break, stopping before the text passes budget bytes; fit is how
-// many rows it holds.
-func (r *Runner) grid(rs *env.ResultSet, n, budget int) (text string, fit int) {
-	var b strings.Builder
-	cells := make([]string, len(rs.Columns))
+// footRoom is the room RenderRows keeps for its count line.
+const footRoom = 80
+
+// grid writes the header and up to n rows of rs to b as lines, each
+// ending in a line break, stopping before the text passes budget bytes;
+// it returns how many rows it wrote. It sizes b once, for as many rows
+// as long as the first, within the budget, and tail bytes more for what
+// the caller writes after them.
+func (r *Runner) grid(b *strings.Builder, rs *env.ResultSet, n, budget, tail int) (fit int) {
+	header := make([]string, len(rs.Columns))
 	for i, c := range rs.Columns {
-		cells[i] = r.cell(c)
+		header[i] = r.cell(c)
 	}
-	b.WriteString(clip(strings.Join(cells, " | "), max(budget, 0)))
+	cells := make([]string, len(rs.Columns))
+	rowSize := 0
+	if n > 0 {
+		rowSize = r.rowCells(cells, rs.Rows[0]) + 1
+	}
+	b.Grow(min(lineSize(header)+1+n*rowSize, max(budget, 0)+1) + tail)
+	if size := lineSize(header); size > budget {
+		b.WriteString(clip(strings.Join(header, " | "), max(budget, 0)))
+	} else {
+		writeLine(b, header)
+	}
 	b.WriteByte('\n')
-	for _, row := range rs.Rows[:n] {
-		for i := range cells {
-			cells[i] = ""
-			if i < len(row) {
-				cells[i] = r.cell(FormatValue(row[i]))
-			}
+	for i, row := range rs.Rows[:n] {
+		size := rowSize - 1
+		if i > 0 {
+			size = r.rowCells(cells, row)
 		}
-		line := strings.Join(cells, " | ")
-		if b.Len()+len(line)+1 > budget {
+		if b.Len()+size+1 > budget {
 			break
 		}
-		b.WriteString(line)
+		writeLine(b, cells)
 		b.WriteByte('\n')
 		fit++
 	}
-	return b.String(), fit
+	return fit
+}
+
+// rowCells fills cells with the cells of row, as the model sees them
+// (a row shorter than the header leaves the rest empty), and returns the
+// length of their line.
+func (r *Runner) rowCells(cells []string, row []any) int {
+	for i := range cells {
+		cells[i] = ""
+		if i < len(row) {
+			cells[i] = r.cell(FormatValue(row[i]))
+		}
+	}
+	return lineSize(cells)
+}
+
+// lineSize is the length of cells joined by " | ".
+func lineSize(cells []string) int {
+	n := 3 * max(len(cells)-1, 0)
+	for _, c := range cells {
+		n += len(c)
+	}
+	return n
+}
+
+// writeLine writes cells joined by " | ", without a line break.
+func writeLine(b *strings.Builder, cells []string) {
+	for i, c := range cells {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		b.WriteString(c)
+	}
 }
 
 func countRows(n int) string {
@@ -77,6 +128,15 @@ func countRows(n int) string {
 		return "(1 row)"
 	}
 	return fmt.Sprintf("(%d rows)", n)
+}
+
+// appendCountRows appends countRows(n) to dst.
+func appendCountRows(dst []byte, n int) []byte {
+	if n == 1 {
+		return append(dst, "(1 row)"...)
+	}
+	dst = strconv.AppendInt(append(dst, '('), int64(n), 10)
+	return append(dst, " rows)"...)
 }
 
 // cell makes s fit one cell: valid UTF-8, line breaks escaped, at most
@@ -154,11 +214,12 @@ func formatFloat(f float64) string {
 	if abs != 0 && (abs < 1e-4 || abs >= 1e16) {
 		return strconv.FormatFloat(f, 'g', -1, 64)
 	}
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.Contains(s, ".") {
-		s += ".0"
+	var buf [40]byte
+	b := strconv.AppendFloat(buf[:0], f, 'f', -1, 64)
+	if !slices.Contains(b, '.') {
+		b = append(b, ".0"...)
 	}
-	return s
+	return string(b)
 }
 
 // JSONRows converts rows to values encoding/json can always write: blobs
@@ -166,31 +227,72 @@ func formatFloat(f float64) string {
 // blob's bytes are never sent), NaN and ±Inf become the strings "NaN",
 // "Inf" and "-Inf", text is made valid UTF-8, and nil, int64, float64 and
 // bool stay as they are. Any other type becomes its fmt.Sprint string.
+// What needs no change is not copied: a row whose values all stay is the
+// input's own row, and rows that all stay are the input itself, so
+// neither may be changed while the other is in use.
 func JSONRows(rows [][]any) [][]any {
-	out := make([][]any, len(rows))
+	var out [][]any // nil until a row changes
 	for i, row := range rows {
-		jr := make([]any, len(row))
-		for j, v := range row {
-			jr[j] = jsonValue(v)
+		jr := jsonRow(row)
+		if out == nil && jr == nil {
+			continue
+		}
+		if out == nil {
+			out = make([][]any, len(rows))
+			copy(out, rows[:i])
+		}
+		if jr == nil {
+			jr = row
 		}
 		out[i] = jr
+	}
+	switch {
+	case out != nil:
+		return out
+	case rows == nil:
+		return [][]any{} // [] on the wire, as a copy would be
+	}
+	return rows
+}
+
+// jsonRow is the row converted as JSONRows converts it, or nil when
+// every value stays as it is.
+func jsonRow(row []any) []any {
+	if row == nil {
+		return []any{} // [] on the wire, as a copy would be
+	}
+	var out []any
+	for j, v := range row {
+		jv, same := jsonValue(v)
+		if same && out == nil {
+			continue
+		}
+		if out == nil {
+			out = make([]any, len(row))
+			copy(out, row[:j])
+		}
+		out[j] = jv
 	}
 	return out
 }
 
-func jsonValue(v any) any {
+// jsonValue is v as JSONRows writes it, and whether that is v itself.
+func jsonValue(v any) (any, bool) {
 	switch x := v.(type) {
 	case nil, int64, bool:
-		return x
+		return v, true
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return formatFloat(x)
+			return formatFloat(x), false
 		}
-		return x
+		return v, true
 	case string:
-		return strings.ToValidUTF8(x, "\uFFFD")
+		if utf8.ValidString(x) {
+			return v, true
+		}
+		return strings.ToValidUTF8(x, "\uFFFD"), false
 	}
-	return FormatValue(v)
+	return FormatValue(v), false
 }
 
 // clip cuts s to at most n bytes at a character boundary, ending it with

@@ -141,6 +141,35 @@ func TestJSONRows(t *testing.T) {
 	}
 }
 
+// TestJSONRowsCopiesOnlyWhatChanges: values that are already JSON-safe
+// are not copied, rows or values, and the output is what a full copy
+// would encode to.
+func TestJSONRowsCopiesOnlyWhatChanges(t *testing.T) {
+	safe := [][]any{{int64(1), "a", 2.5, nil, true}, {int64(2), "b", 0.5, nil, false}}
+	if got := JSONRows(safe); &got[0] != &safe[0] {
+		t.Error("rows with nothing to convert were copied")
+	}
+	mixed := [][]any{{int64(1), "ok"}, {int64(2), "bad\xff"}, {int64(3), "ok"}}
+	got := JSONRows(mixed)
+	if &got[0][0] != &mixed[0][0] || &got[2][0] != &mixed[2][0] {
+		t.Error("a row with nothing to convert was copied")
+	}
+	if got[1][1] != "bad\uFFFD" || got[1][0] != int64(2) || mixed[1][1] != "bad\xff" {
+		t.Errorf("converted row %v from %v", got[1], mixed[1])
+	}
+	for _, tt := range []struct {
+		rows [][]any
+		want string
+	}{
+		{nil, `[]`}, {[][]any{}, `[]`}, {[][]any{nil, {}}, `[[],[]]`}, {[][]any{{"x"}, nil}, `[["x"],[]]`},
+	} {
+		b, err := json.Marshal(JSONRows(tt.rows))
+		if err != nil || string(b) != tt.want {
+			t.Errorf("JSONRows(%#v) encodes to %s, %v; want %s", tt.rows, b, err, tt.want)
+		}
+	}
+}
+
 func TestClip(t *testing.T) {
 	tests := []struct {
 		s    string

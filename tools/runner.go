@@ -102,6 +102,9 @@ type Result struct {
 	// Info is the machine-readable result of execute_sql: the rows shown
 	// (JSON-safe values), their count, whether more were there, the time.
 	Info *schemas.ResultInfo
+	// Meta is Info without its rows, what a trajectory step records of
+	// the result (Info.Meta, made with it).
+	Meta *schemas.ResultMeta
 	// Rows is the raw result, for the caller; nil on error.
 	Rows *env.ResultSet
 	// Submitted is the SQL of a call that ends the episode (submit): the
@@ -118,18 +121,26 @@ func (r *Runner) Execute(ctx context.Context, db env.DB, a *ExecuteSQLArgs) (Res
 	if err != nil {
 		return r.failure("execute sql", err)
 	}
-	return Result{Content: r.RenderRows(rs), Info: r.resultInfo(rs), Rows: rs}, nil
+	info, meta := r.resultInfo(rs)
+	return Result{Content: r.RenderRows(rs), Info: info, Meta: meta, Rows: rs}, nil
 }
 
-func (r *Runner) resultInfo(rs *env.ResultSet) *schemas.ResultInfo {
+// resultInfo returns the info of rs and its meta (info.Meta), made in
+// one allocation: every execute_sql step needs both.
+func (r *Runner) resultInfo(rs *env.ResultSet) (*schemas.ResultInfo, *schemas.ResultMeta) {
 	rows := rs.Rows
 	if len(rows) > r.cfg.RowLimit {
 		rows = rows[:r.cfg.RowLimit]
 	}
 	m := Meta(rs)
 	m.RowCount, m.Truncated = len(rows), rs.Truncated || len(rs.Rows) > len(rows)
-	return &schemas.ResultInfo{Columns: m.Columns, Rows: JSONRows(rows),
-		RowCount: m.RowCount, Truncated: m.Truncated, ElapsedMS: m.ElapsedMS}
+	both := &struct {
+		info schemas.ResultInfo
+		meta schemas.ResultMeta
+	}{info: schemas.ResultInfo{Columns: m.Columns, Rows: JSONRows(rows),
+		RowCount: m.RowCount, Truncated: m.Truncated, ElapsedMS: m.ElapsedMS}}
+	both.meta = *both.info.Meta()
+	return &both.info, &both.meta
 }
 
 // Meta describes a result set without its rows: its columns (a copy),

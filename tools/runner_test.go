@@ -249,10 +249,13 @@ func TestMetaIsTheInfoWithoutRows(t *testing.T) {
 	rs := &env.ResultSet{Columns: []string{"a", "b"}, Rows: [][]any{{int64(1), "x"}, {int64(2), "y"}},
 		Truncated: true, Elapsed: 1500 * time.Microsecond}
 	r := NewRunner(Config{RowLimit: 5})
-	info := r.resultInfo(rs)
+	info, meta := r.resultInfo(rs)
 	want := schemas.ResultMeta{Columns: []string{"a", "b"}, RowCount: 2, Truncated: true, ElapsedMS: 1.5}
 	if got := *info.Meta(); !reflect.DeepEqual(got, want) {
 		t.Errorf("info.Meta() = %+v, want %+v", got, want)
+	}
+	if !reflect.DeepEqual(*meta, want) {
+		t.Errorf("the meta made with the info = %+v, want %+v", *meta, want)
 	}
 	m := Meta(rs)
 	if !reflect.DeepEqual(*m, want) {

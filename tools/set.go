@@ -126,7 +126,7 @@ func (i Invocation) Name() string { return i.e.name() }
 
 // Key identifies the call for repeat detection: the tool and its
 // arguments, SQL normalized so spacing and case of keywords do not matter.
-func (i Invocation) Key() string { return i.e.name() + "\x00" + i.e.key(i.Args) }
+func (i Invocation) Key() string { return i.e.key(i.e.keyPrefix, i.Args) }
 
 // Run runs a decoded call against t. A tool that ends the episode
 // (submit) runs nothing: its Result.Submitted holds the SQL to score.

@@ -100,6 +100,16 @@ func TestSetDecode(t *testing.T) {
 	if a.Key() != b.Key() || a.Key() == c.Key() {
 		t.Errorf("repeat keys: %q %q %q", a.Key(), b.Key(), c.Key())
 	}
+	all := AllSet()
+	e1, _ := all.Decode(Call{Name: "execute_sql", Arguments: json.RawMessage(`{"sql":"SELECT  a\nFROM t;"}`)})
+	e2, _ := all.Decode(Call{Name: "execute_sql", Arguments: json.RawMessage(`{"sql":"select a from t"}`)})
+	s1, _ := all.Decode(Call{Name: "submit", Arguments: json.RawMessage(`{"sql":"select a from t"}`)})
+	if e1.Key() != "execute_sql\x00select a from t" || e2.Key() != e1.Key() || s1.Key() != "submit\x00select a from t" {
+		t.Errorf("SQL repeat keys: %q %q %q", e1.Key(), e2.Key(), s1.Key())
+	}
+	if !strings.HasPrefix(a.Key(), "search_values\x00{") {
+		t.Errorf("search_values repeat key %q does not start with its name", a.Key())
+	}
 }
 
 func TestAllDefinitionsShape(t *testing.T) {

@@ -1,7 +1,7 @@
 package tools
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/sqlgym/sqlgym/schemas"
@@ -38,23 +38,24 @@ const NoTableReadText = "Submitted. The result matches, but the query reads no t
 // "No turns left.") to content on a line of its own, cutting content when
 // the whole would pass ObservationBytes.
 func (r *Runner) TurnsLeft(content string, left int) string {
-	line := turnsLine(left)
+	var buf [32]byte
+	line := appendTurnsLine(buf[:0], left) // copied only into the result
 	limit := r.cfg.ObservationBytes
 	if len(line) >= limit {
-		return clip(line, limit)
+		return clip(string(line), limit)
 	}
 	if content == "" {
-		return line
+		return string(line)
 	}
-	return clip(content, limit-len(line)-1) + "\n" + line
+	return clip(content, limit-len(line)-1) + "\n" + string(line)
 }
 
-func turnsLine(left int) string {
+func appendTurnsLine(dst []byte, left int) []byte {
 	switch {
 	case left <= 0:
-		return "No turns left."
+		return append(dst, "No turns left."...)
 	case left == 1:
-		return "1 turn left."
+		return append(dst, "1 turn left."...)
 	}
-	return fmt.Sprintf("%d turns left.", left)
+	return append(strconv.AppendInt(dst, int64(left), 10), " turns left."...)
 }

@@ -103,8 +103,12 @@ func convertRow(values []any, maxCell int) ([]any, int, bool, error) {
 			row[i] = v
 			size += numberBytes
 		case string:
-			row[i], cut = CutText(v, maxCell, cut)
-			size += len(row[i].(string))
+			text, cellCut := CutText(v, maxCell, false)
+			row[i] = values[i] // a text kept whole keeps its box: no new one to allocate
+			if cellCut {
+				row[i], cut = text, true
+			}
+			size += len(text)
 		case []byte:
 			row[i], cut = cutBlob(v, maxCell, cut)
 			size += len(row[i].([]byte))

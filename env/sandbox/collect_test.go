@@ -79,6 +79,13 @@ func TestCollectorWantAndCopies(t *testing.T) {
 	if got := c.Result().Rows; string(got[0][0].([]byte)) != "xy" || got[1][0] == nil || len(got[1][0].([]byte)) != 0 {
 		t.Errorf("rows = %#v, want a copy of the blob and an empty, non-nil one", got)
 	}
+	values := []any{"whole", "a long text"}
+	c = NewCollector([]string{"a", "b"}, env.Limits{MaxCellBytes: 6}, Ceilings{Rows: 100, Bytes: 1000})
+	c.Add(values)
+	values[0], values[1] = "next", "row"
+	if got := c.Result(); got.Rows[0][0] != "whole" || got.Rows[0][1] != "a long"+CutMark || !got.Truncated {
+		t.Errorf("rows = %#v, truncated %v; want the whole text, the cut one, truncated", got.Rows, got.Truncated)
+	}
 	if _, err := c.Add([]any{struct{}{}}); err == nil {
 		t.Error("a value of an unknown type was accepted")
 	}

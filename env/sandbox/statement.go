@@ -37,24 +37,24 @@ func (r Rules) Statement(text string) (string, error) {
 		return "", env.NewQueryError(env.ErrTooLarge,
 			fmt.Sprintf("statement too long: %d bytes; at most %d are allowed", len(text), r.MaxBytes))
 	}
-	stmts := sqltext.Statements(text)
-	n := len(stmts)
+	first, found := sqltext.FirstStatement(text)
+	n := found
 	if r.Count != nil {
 		if c := r.Count(text); c == 0 || c > n {
 			n = c
 		}
 	}
 	switch {
-	case len(stmts) == 0 || n == 0:
+	case found == 0 || n == 0:
 		return "", env.NewQueryError(env.ErrSQL, "empty statement: send one SQL statement")
 	case n > 1:
 		return "", env.NewQueryError(env.ErrMultiStatement,
 			fmt.Sprintf("only one statement per call is allowed; got %d", n))
 	}
-	if err := r.leading(stmts[0]); err != nil {
+	if err := r.leading(first); err != nil {
 		return "", err
 	}
-	return stmts[0], nil
+	return first, nil
 }
 
 // leading checks the statement's first keyword.

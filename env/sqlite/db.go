@@ -59,11 +59,11 @@ func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.Resul
 		elapsed = time.Since(start)
 		return err
 	})
-	var qe *env.QueryError
-	if errors.As(err, &qe) {
-		return nil, qe
-	}
 	if err != nil {
+		var qe *env.QueryError
+		if errors.As(err, &qe) {
+			return nil, qe
+		}
 		return nil, fmt.Errorf("sqlite %s: %w", d.path, err)
 	}
 	rs.Elapsed = elapsed

@@ -59,7 +59,7 @@ func run(ctx context.Context, conn *conn, g *guard, stmt string, lim limits) (*e
 // openCursor takes the statement kept prepared for text on conn, or
 // prepares it, and takes its first step. A statement SQLite does not call
 // read-only is refused before it runs.
-func openCursor(ctx context.Context, conn *conn, g *guard, text string) (*cursor, error) {
+func openCursor(ctx context.Context, conn *conn, g *guard, text string) (cursor, error) {
 	st := conn.stmts.take(text)
 	if st != nil {
 		conn.pools.reused.Add(1)
@@ -68,21 +68,21 @@ func openCursor(ctx context.Context, conn *conn, g *guard, text string) (*cursor
 		var err error
 		conn.pools.prepared.Add(1)
 		if st, err = prepare(conn, g, text); err != nil {
-			return nil, err
+			return cursor{}, err
 		}
 	}
 	dr, err := st.stmt.QueryContext(ctx, nil)
 	if err != nil {
 		st.stmt.Close()
-		return nil, err
+		return cursor{}, err
 	}
 	rows, ok := dr.(*sqlite3.SQLiteRows)
 	if !ok {
 		dr.Close()
 		st.stmt.Close()
-		return nil, fmt.Errorf("query: unexpected rows type %T", dr)
+		return cursor{}, fmt.Errorf("query: unexpected rows type %T", dr)
 	}
-	return &cursor{conn: conn, st: st, rows: rows}, nil
+	return cursor{conn: conn, st: st, rows: rows}, nil
 }
 
 // prepare prepares text under g and checks it. The reads the authorizer

@@ -7,10 +7,30 @@ import "strings"
 // its semicolon. Each statement is a substring of sql: nothing is copied.
 func Statements(sql string) []string {
 	var out []string
+	eachStatement(sql, func(st string) { out = append(out, st) })
+	return out
+}
+
+// FirstStatement returns the first of Statements(sql), "" when there is
+// none, and how many there are, without building the list: a statement's
+// checks need no more, on every query.
+func FirstStatement(sql string) (first string, n int) {
+	eachStatement(sql, func(st string) {
+		if n == 0 {
+			first = st
+		}
+		n++
+	})
+	return first, n
+}
+
+// eachStatement calls f with each statement of sql, in order, as
+// Statements returns them.
+func eachStatement(sql string, f func(string)) {
 	start, substantive := 0, false
 	flush := func(end int) {
 		if st := strings.TrimSpace(sql[start:end]); substantive && st != "" {
-			out = append(out, st) // a statement of Unicode spaces alone is none
+			f(st) // a statement of Unicode spaces alone is none
 		}
 		substantive = false
 	}
@@ -27,7 +47,6 @@ func Statements(sql string) []string {
 		at += len(t.Text)
 	}
 	flush(len(sql))
-	return out
 }
 
 // FirstKeyword returns the first word of sql in upper case, skipping white
@@ -72,16 +91,22 @@ func StripDistinct(sql string) string {
 // single spaces, words in lower case and a trailing semicolon removed, so
 // two spellings of the same statement compare equal. It builds the result
 // in one allocation: the repeat check calls it on every SQL step.
-func Normalize(sql string) string {
+func Normalize(sql string) string { return NormalizeAfter("", sql) }
+
+// NormalizeAfter returns prefix followed by Normalize(sql), built in the
+// same one allocation: a key that names what the statement belongs to
+// costs no second copy.
+func NormalizeAfter(prefix, sql string) string {
 	var b strings.Builder
-	b.Grow(len(sql))
-	keep := 0 // the length of b up to its last token other than ";"
+	b.Grow(len(prefix) + len(sql))
+	b.WriteString(prefix)
+	keep := b.Len() // the length of b up to its last token other than ";"
 	for t := range All(sql) {
 		switch t.Kind {
 		case Space, Comment:
 			continue
 		}
-		if b.Len() > 0 {
+		if b.Len() > len(prefix) {
 			b.WriteByte(' ')
 		}
 		if t.Kind == Word {

@@ -36,6 +36,10 @@ func TestStatements(t *testing.T) {
 		if got := Empty(tt.sql); got != (len(tt.want) == 0) {
 			t.Errorf("Empty(%q) = %v, want %v", tt.sql, got, len(tt.want) == 0)
 		}
+		first, n := FirstStatement(tt.sql)
+		if n != len(tt.want) || n > 0 && first != tt.want[0] || n == 0 && first != "" {
+			t.Errorf("FirstStatement(%q) = %q, %d; want the first of %q and their count", tt.sql, first, n, tt.want)
+		}
 	}
 	for _, sql := range []string{";", " ; ;\n", "/* c */ ;", "-- a\n;-- b"} {
 		if !Empty(sql) || len(Statements(sql)) != 0 {
@@ -135,11 +139,19 @@ func FuzzAgainstTokens(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, sql string) {
-		if got, want := Normalize(sql), normalizePlain(sql); got != want {
-			t.Fatalf("Normalize(%q) = %q, want %q", sql, got, want)
+		norm := normalizePlain(sql)
+		if got := Normalize(sql); got != norm {
+			t.Fatalf("Normalize(%q) = %q, want %q", sql, got, norm)
 		}
-		if got, want := Statements(sql), statementsPlain(sql); !slices.Equal(got, want) {
+		if got := NormalizeAfter("tool\x00", sql); got != "tool\x00"+norm {
+			t.Fatalf("NormalizeAfter(%q) = %q, want the prefix and %q", sql, got, norm)
+		}
+		want := statementsPlain(sql)
+		if got := Statements(sql); !slices.Equal(got, want) {
 			t.Fatalf("Statements(%q) = %q, want %q", sql, got, want)
+		}
+		if first, n := FirstStatement(sql); n != len(want) || n > 0 && first != want[0] {
+			t.Fatalf("FirstStatement(%q) = %q, %d; want the first of %q and their count", sql, first, n, want)
 		}
 	})
 }
@@ -148,6 +160,9 @@ func TestNormalizeMatchesThePlainWay(t *testing.T) {
 	for _, sql := range []string{"SELECT  a\n FROM T -- x\n;;", "a ; ; b ;", "SELECT Ünïcode FROM \"T\"", "", ";;", "select 1;\n"} {
 		if got, want := Normalize(sql), normalizePlain(sql); got != want {
 			t.Errorf("Normalize(%q) = %q, want %q", sql, got, want)
+		}
+		if got, want := NormalizeAfter("x ", sql), "x "+normalizePlain(sql); got != want {
+			t.Errorf("NormalizeAfter(%q) = %q, want %q", sql, got, want)
 		}
 		if got, want := Statements(sql), statementsPlain(sql); !slices.Equal(got, want) {
 			t.Errorf("Statements(%q) = %q, want %q", sql, got, want)

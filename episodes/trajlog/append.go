@@ -3,6 +3,7 @@ package trajlog
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -14,16 +15,24 @@ func (l *Log) Begin(_ context.Context, t *schemas.Trajectory) error {
 	b := *t
 	b.Steps = nil
 	_, err := l.appendEvent(evBegin, &event{Ev: evBegin, Ep: t.EpisodeID, Traj: &b},
-		func(s *summary) { s.begin(t.EpisodeID, t.StartedAt, t.Task.Dataset) })
+		change{kind: evBegin, ep: t.EpisodeID, startedAt: t.StartedAt, dataset: t.Task.Dataset})
 	return err
 }
 
 // Step records one step of a live episode. Like Begin, it returns once
 // the line is with the operating system.
 func (l *Log) Step(_ context.Context, episodeID string, s *schemas.StepRecord) error {
-	_, err := l.appendEvent(evStep, &event{Ev: evStep, Ep: episodeID, Step: s}, func(sum *summary) { sum.step(episodeID) })
+	ev := stepEvents.Get().(*event)
+	*ev = event{Ev: evStep, Ep: episodeID, Step: s}
+	_, err := l.appendEvent(evStep, ev, change{kind: evStep, ep: episodeID})
+	*ev = event{} // the pool keeps no record alive
+	stepEvents.Put(ev)
 	return err
 }
+
+// stepEvents holds the events Step encodes: an event is encoded as soon
+// as it is made, so one serves step after step.
+var stepEvents = sync.Pool{New: func() any { return new(event) }}
 
 // End records how the episode ended and returns once the line (and so
 // every earlier line of the episode) is fsynced under DurabilityEpisode,
@@ -45,7 +54,8 @@ func (l *Log) End(ctx context.Context, t *schemas.Trajectory) error {
 		}
 		ev = &event{Ev: evEnd, Ep: t.EpisodeID, Traj: &e, Turns: len(t.Steps)}
 	}
-	seq, err := l.appendEvent(evEnd, ev, func(s *summary) { s.end(t.EpisodeID, t.Outcome, t.StartedAt, t.Task.Dataset) })
+	seq, err := l.appendEvent(evEnd, ev,
+		change{kind: evEnd, ep: t.EpisodeID, outcome: t.Outcome, startedAt: t.StartedAt, dataset: t.Task.Dataset})
 	if err != nil || !l.opts.endWaits() {
 		return err
 	}
@@ -64,13 +74,13 @@ func (l *Log) loggedSteps(ep string) int {
 }
 
 // appendEvent encodes ev, an event of kind, into a pooled buffer and
-// appends it as a line.
-func (l *Log) appendEvent(kind string, ev any, apply func(*summary)) (int64, error) {
+// appends it as a line that makes change c to the segment's summary.
+func (l *Log) appendEvent(kind string, ev any, c change) (int64, error) {
 	bp := linePool.Get().(*[]byte)
 	line, err := appendLine((*bp)[:0], kind, ev)
 	seq := int64(0)
 	if err == nil {
-		seq, err = l.append(line, apply) // the line is written (or refused) when append returns
+		seq, err = l.append(line, c) // the line is written (or refused) when append returns
 	}
 	if cap(line) <= maxPooledLine {
 		*bp = line[:0]

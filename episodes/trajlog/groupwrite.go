@@ -15,8 +15,8 @@ import "fmt"
 // pendingLine is a queued line: its length and the summary change it
 // makes once written.
 type pendingLine struct {
-	n     int
-	apply func(*summary)
+	n      int
+	change change
 }
 
 // group is one write's outcome, shared by the appenders whose lines it
@@ -31,7 +31,7 @@ type group struct {
 // the segment cannot take it, and counts it in the segment's summary. It
 // returns the log's size after the write that carried the line, which End
 // waits to see fsynced.
-func (l *Log) append(line []byte, apply func(*summary)) (int64, error) {
+func (l *Log) append(line []byte, c change) (int64, error) {
 	l.mu.Lock()
 	if err := l.writableLocked(); err != nil {
 		l.mu.Unlock()
@@ -43,13 +43,13 @@ func (l *Log) append(line []byte, apply func(*summary)) (int64, error) {
 		}
 		g := l.next
 		l.queued = append(l.queued, line...) // line's buffer goes back to its pool on return
-		l.queuedLines = append(l.queuedLines, pendingLine{len(line), apply})
+		l.queuedLines = append(l.queuedLines, pendingLine{len(line), c})
 		l.mu.Unlock()
 		<-g.done
 		return g.seq, g.err
 	}
 	l.writing = true
-	seq, err := l.writeGroupLocked(line, []pendingLine{{len(line), apply}})
+	seq, err := l.writeGroupLocked(line, []pendingLine{{len(line), c}})
 	for len(l.queuedLines) > 0 {
 		l.flushQueuedLocked()
 	}
@@ -129,7 +129,7 @@ func (l *Log) writeGroupLocked(buf []byte, lines []pendingLine) (int64, error) {
 	l.lines.Add(int64(len(lines)))
 	for _, p := range lines {
 		seg.sum.add(p.n)
-		p.apply(seg.sum)
+		p.change.apply(seg.sum)
 	}
 	return l.written, nil
 }

@@ -165,16 +165,9 @@ func decodeMeta(line []byte, m *meta) error {
 }
 
 func (m *meta) apply(sum *summary) {
-	switch m.Ev {
-	case evOpen:
-		sum.open()
-	case evBegin:
-		sum.begin(m.Ep, m.Traj.StartedAt, m.Traj.Task.Dataset)
-	case evStep:
-		sum.step(m.Ep)
-	case evEnd:
-		sum.end(m.Ep, m.Traj.Outcome, m.Traj.StartedAt, m.Traj.Task.Dataset)
-	case evDone:
-		sum.endSlim(m.Ep, m.Traj.Outcome)
+	c := change{kind: m.Ev, ep: m.Ep}
+	if m.Traj != nil {
+		c.outcome, c.startedAt, c.dataset = m.Traj.Outcome, m.Traj.StartedAt, m.Traj.Task.Dataset
 	}
+	c.apply(sum)
 }
