@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -50,7 +51,7 @@ func EnsureReader(ctx context.Context, conn Beginner, role string, schemas ...st
 			break
 		}
 		select { // another database's EnsureReader changed the role meanwhile: try again
-		case <-time.After(time.Duration(attempt) * 10 * time.Millisecond):
+		case <-time.After(time.Duration(attempt)*10*time.Millisecond + time.Duration(rand.Int64N(int64(10*time.Millisecond)))):
 		case <-ctx.Done():
 			return fmt.Errorf("ensure reader %s: %w", role, ctx.Err())
 		}
@@ -92,7 +93,11 @@ func ensureReaderOnce(ctx context.Context, conn Beginner, role string, schemas [
 		if err := createRole(ctx, tx, role); err != nil {
 			return err
 		}
-		for _, q := range readerStatements(role, schemas) {
+		qs, err := readerStatements(ctx, tx, role, schemas)
+		if err != nil {
+			return err
+		}
+		for _, q := range qs {
 			if _, err := tx.Exec(ctx, q); err != nil {
 				return fmt.Errorf("%s: %w", q, err)
 			}
@@ -117,13 +122,24 @@ func createRole(ctx context.Context, tx pgx.Tx, role string) error {
 	return nil
 }
 
-// readerStatements are the statements that shape role.
-func readerStatements(role string, schemas []string) []string {
+// readerStatements are the statements that shape role. The role-wide
+// ones are left out when the role is shaped already: a role is one row
+// shared by every database of the server, and altering it while
+// another database's EnsureReader does fails one of them with "tuple
+// concurrently updated", which no per-database lock prevents.
+func readerStatements(ctx context.Context, tx pgx.Tx, role string, schemas []string) ([]string, error) {
 	r := pgx.Identifier{role}.Sanitize()
-	qs := []string{
-		"ALTER ROLE " + r + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS INHERIT",
-		"ALTER ROLE " + r + " SET default_transaction_read_only = on",
-		"ALTER ROLE " + r + " SET temp_file_limit = '1GB'",
+	var shaped bool
+	if err := tx.QueryRow(ctx, roleShapedQuery, role).Scan(&shaped); err != nil {
+		return nil, err
+	}
+	var qs []string
+	if !shaped {
+		qs = []string{
+			"ALTER ROLE " + r + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS INHERIT",
+			"ALTER ROLE " + r + " SET default_transaction_read_only = on",
+			"ALTER ROLE " + r + " SET temp_file_limit = '1GB'",
+		}
 	}
 	for _, s := range schemas {
 		sch := pgx.Identifier{s}.Sanitize()
@@ -134,8 +150,15 @@ func readerStatements(role string, schemas []string) []string {
 			"REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON ALL TABLES IN SCHEMA "+sch+" FROM "+r,
 		)
 	}
-	return qs
+	return qs, nil
 }
+
+// roleShapedQuery reports whether role $1 has the attributes and the
+// role-wide settings the ALTER ROLE statements of readerStatements give.
+const roleShapedQuery = `SELECT rolcanlogin AND NOT rolsuper AND NOT rolcreatedb AND NOT rolcreaterole
+  AND NOT rolreplication AND NOT rolbypassrls AND rolinherit
+  AND coalesce(rolconfig @> ARRAY['default_transaction_read_only=on', 'temp_file_limit=1GB'], false)
+FROM pg_roles WHERE rolname = $1`
 
 // revokeMemberships takes role out of every role it is a member of
 // (pg_read_server_files, pg_execute_server_program, ...).

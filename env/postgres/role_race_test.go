@@ -62,3 +62,57 @@ func TestEnsureReaderFromSeveralDatabasesAtOnce(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestEnsureReaderReshapesAChangedRole: a reader role given more than it
+// should have (by hand, or by an older sqlgym) is shaped back, though
+// EnsureReader alters a role only when it is not shaped already.
+func TestEnsureReaderReshapesAChangedRole(t *testing.T) {
+	ctx := context.Background()
+	var b [4]byte
+	rand.Read(b[:])
+	role := "sqlgym_test_shape_" + hex.EncodeToString(b[:])
+	conn, err := pgx.Connect(ctx, pgtest.Database(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := pgx.Identifier{role}.Sanitize()
+	t.Cleanup(func() {
+		conn.Exec(ctx, "DROP OWNED BY "+r)
+		conn.Exec(ctx, "DROP ROLE IF EXISTS "+r)
+		conn.Close(ctx)
+	})
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA s; CREATE TABLE s.t (x int)"); err != nil {
+		t.Fatal(err)
+	}
+	shaped := func() bool {
+		var ok bool
+		if err := conn.QueryRow(ctx, roleShapedQuery, role).Scan(&ok); err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if err := EnsureReader(ctx, conn, role, "s"); err != nil {
+		t.Fatal(err)
+	}
+	if !shaped() {
+		t.Fatal("the new role is not shaped")
+	}
+	for _, q := range []string{
+		"ALTER ROLE " + r + " CREATEDB",
+		"ALTER ROLE " + r + " RESET default_transaction_read_only",
+		"ALTER ROLE " + r + " SET temp_file_limit = '5GB'",
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+		if shaped() {
+			t.Fatalf("after %s the role still counts as shaped", q)
+		}
+		if err := EnsureReader(ctx, conn, role, "s"); err != nil {
+			t.Fatal(err)
+		}
+		if !shaped() {
+			t.Errorf("after %s EnsureReader did not shape the role back", q)
+		}
+	}
+}
