@@ -11,16 +11,27 @@ import (
 	"testing"
 )
 
-// TestBenchCPUProfile runs an in-process bench with --cpuprofile: the
-// file holds a pprof CPU profile (gzip-compressed protocol buffers whose
-// sample type is cpu, in nanoseconds).
-func TestBenchCPUProfile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "cpu.pprof")
+// TestBenchProfiles runs an in-process bench with --cpuprofile and
+// --memprofile: the files hold a pprof CPU profile and an allocations
+// profile (gzip-compressed protocol buffers whose string tables name
+// their sample types and units).
+func TestBenchProfiles(t *testing.T) {
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "cpu.pprof"), filepath.Join(dir, "mem.pprof")
 	var stdout, stderr strings.Builder
-	args := []string{"bench", "--episodes", "300", "--sockets", "2", "--episodes-per-socket", "8", "--cpuprofile", path}
+	args := []string{"bench", "--episodes", "300", "--sockets", "2", "--episodes-per-socket", "8",
+		"--cpuprofile", cpu, "--memprofile", mem}
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("bench: %v\nstderr:\n%s", err, stderr.String())
 	}
+	profileHolds(t, cpu, "cpu", "nanoseconds")
+	profileHolds(t, mem, "alloc_space", "bytes")
+}
+
+// profileHolds checks that the pprof file at path names each of want in
+// its string table.
+func profileHolds(t *testing.T, path string, want ...string) {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -28,16 +39,15 @@ func TestBenchCPUProfile(t *testing.T) {
 	defer f.Close()
 	zr, err := gzip.NewReader(f)
 	if err != nil {
-		t.Fatalf("--cpuprofile wrote no gzip stream: %v", err)
+		t.Fatalf("%s: no gzip stream: %v", path, err)
 	}
 	raw, err := io.ReadAll(zr)
 	if err != nil {
-		t.Fatalf("--cpuprofile: %v", err)
+		t.Fatalf("%s: %v", path, err)
 	}
-	// The string table holds the sample type's name and unit.
-	for _, want := range []string{"cpu", "nanoseconds"} {
-		if !bytes.Contains(raw, []byte(want)) {
-			t.Errorf("profile holds no %q (%d bytes)", want, len(raw))
+	for _, w := range want {
+		if !bytes.Contains(raw, []byte(w)) {
+			t.Errorf("%s holds no %q (%d bytes)", path, w, len(raw))
 		}
 	}
 }
@@ -55,6 +65,11 @@ func TestCPUProfileBadPath(t *testing.T) {
 		err := run(context.Background(), args, &out, &out)
 		if err == nil || !strings.Contains(err.Error(), "--cpuprofile") {
 			t.Errorf("%s with --cpuprofile in a missing folder: %v, want an error naming --cpuprofile", cmd, err)
+		}
+		args = append(args[:1], append([]string{"--memprofile", path}, args[3:]...)...)
+		err = run(context.Background(), args, &out, &out)
+		if err == nil || !strings.Contains(err.Error(), "--memprofile") {
+			t.Errorf("%s %v: %v, want an error naming --memprofile", cmd, args[1:], err)
 		}
 	}
 }
