@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -29,6 +30,55 @@ func Prompt(task *env.Task, dialect env.Dialect, format string, maxTurns int) []
 // tags call execute_sql and submit) leaves out <sql> when execute_sql is
 // not offered.
 func PromptTools(task *env.Task, dialect env.Dialect, format string, maxTurns int, set Set) []schemas.Message {
+	user := task.Question
+	if ev := strings.TrimSpace(task.Evidence); ev != "" {
+		user += "\n\nExternal knowledge: " + ev
+	}
+	return []schemas.Message{
+		{Role: "system", Content: systemPrompt(dialect, format, maxTurns, set)},
+		{Role: "user", Content: user},
+	}
+}
+
+// systemPrompt is the system message of PromptTools, built once for each
+// dialect, format, turn budget and tool set: it does not depend on the
+// task, and building it anew was a fifth of the bytes a server allocated
+// per reset.
+func systemPrompt(dialect env.Dialect, format string, maxTurns int, set Set) string {
+	key := promptKey{dialect: dialect, format: format, maxTurns: maxTurns, tools: strings.Join(set.Names(), ",")}
+	prompts.Lock()
+	text, ok := prompts.m[key]
+	prompts.Unlock()
+	if ok {
+		return text
+	}
+	text = buildSystemPrompt(dialect, format, maxTurns, set)
+	prompts.Lock()
+	if len(prompts.m) < maxCachedPrompts {
+		prompts.m[key] = text
+	}
+	prompts.Unlock()
+	return text
+}
+
+// maxCachedPrompts bounds the system messages kept: clients choose the
+// turn budget and the tools of each episode, so the keys are theirs.
+const maxCachedPrompts = 1024
+
+type promptKey struct {
+	dialect  env.Dialect
+	format   string
+	maxTurns int
+	tools    string // the set's names, comma-separated
+}
+
+// prompts are the system messages built so far.
+var prompts = struct {
+	sync.Mutex
+	m map[promptKey]string
+}{m: map[promptKey]string{}}
+
+func buildSystemPrompt(dialect env.Dialect, format string, maxTurns int, set Set) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "You answer questions about a database by writing %s SQL. ", dialect.Title())
 	b.WriteString("You work in turns: in each turn you take one action and its result comes back to you.\n\n")
@@ -41,14 +91,7 @@ func PromptTools(task *env.Task, dialect env.Dialect, format string, maxTurns in
 	b.WriteString("- One SQL statement per action, read-only (SELECT, or WITH ... SELECT). Statements that write are refused, and so are several statements separated by semicolons.\n")
 	b.WriteString("- Your final query's result should answer the question exactly: the columns asked for, in the order asked, and no others.\n")
 	b.WriteString("- " + budgetLine(maxTurns))
-	user := task.Question
-	if ev := strings.TrimSpace(task.Evidence); ev != "" {
-		user += "\n\nExternal knowledge: " + ev
-	}
-	return []schemas.Message{
-		{Role: "system", Content: b.String()},
-		{Role: "user", Content: user},
-	}
+	return b.String()
 }
 
 func hermesInstructions(set Set) string {
