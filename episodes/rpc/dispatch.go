@@ -55,7 +55,7 @@ type Job struct {
 }
 
 // Prepare reads a frame: a request or a batch of them. The job may hold
-// slices of frame (a request's id and params): the caller must not change
+// slices of a small frame (a request's id): the caller must not change
 // frame until the job's Run has returned.
 func (d *Dispatcher) Prepare(frame []byte) *Job {
 	frame = bytes.TrimSpace(frame)
@@ -97,7 +97,7 @@ func (d *Dispatcher) prepare(raw []byte) prepared {
 	if e != nil {
 		return prepared{id: schemas.NullID, err: e}
 	}
-	p := prepared{id: req.ID, method: req.Method, notify: req.IsNotification()}
+	p := prepared{id: keptID(req.ID, raw), method: req.Method, notify: req.IsNotification()}
 	if p.id == nil {
 		p.id = schemas.NullID
 	}
@@ -115,6 +115,21 @@ func (d *Dispatcher) prepare(raw []byte) prepared {
 	}
 	p.run, p.abandon, p.err = h(d, req.Params)
 	return p
+}
+
+// maxKeptFrame is the largest frame a job keeps alive through a slice of
+// it (its request's id). The reading budget takes a frame back once it is
+// parsed, and the connection counts a job as its frame's size: a larger
+// frame's id is copied, so that the job does not keep the frame as well
+// as what its params decode to.
+const maxKeptFrame = 4 << 10
+
+// keptID is the id a call keeps of a request read from raw.
+func keptID(id json.RawMessage, raw []byte) json.RawMessage {
+	if len(raw) <= maxKeptFrame {
+		return id
+	}
+	return append(json.RawMessage(nil), id...)
 }
 
 // decodeRequest reads a request object; a frame that is not one gets the

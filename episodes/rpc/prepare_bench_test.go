@@ -42,7 +42,7 @@ func BenchmarkPrepare(b *testing.B) {
 
 // benchDispatcher returns a dispatcher over a manager with one task and
 // no live episode.
-func benchDispatcher(b *testing.B) *Dispatcher {
+func benchDispatcher(b testing.TB) *Dispatcher {
 	ds := &env.Dataset{Name: "t", Dialect: "sqlite", DBs: map[string]string{"shop": "shop.sqlite"},
 		Tasks: []env.Task{{ID: "t/count", Dataset: "t", DBID: "shop", Question: "How many items?", GoldSQL: "SELECT count(*) FROM items"}}}
 	if err := ds.Index(); err != nil {
