@@ -29,7 +29,7 @@ func (m *Metrics) watchPools(stats func() env.PoolStats) {
 		prepared: prometheus.NewDesc("sqlgym_db_statements_prepared_total",
 			"Statements prepared by the SQLite engine.", nil, nil),
 		reused: prometheus.NewDesc("sqlgym_db_statements_reused_total",
-			"Statements the SQLite engine ran again from a connection's prepared statements (--db-stmt-cache) without preparing them.", nil, nil),
+			"Statements the SQLite engine ran again from a connection's prepared statements (--db-stmt-cache-bytes) without preparing them.", nil, nil),
 	})
 }
 

@@ -39,7 +39,7 @@ type stackFlags struct {
 	dbCheck            dbCheckFlags
 	dbConns            int
 	dbRunning          int
-	dbStmtCache        int
+	dbStmtCacheBytes   int
 	durability         durabilityFlags
 	schemaCacheBytes   int
 	engine             engineFlags
@@ -72,8 +72,8 @@ func (s *stackFlags) registerDBPool(fs *flag.FlagSet) {
 		"connections per database: statements running on one database at once; waiting for one counts against the statement's timeout")
 	fs.IntVar(&s.dbRunning, "db-running", sqlite.DefaultMaxRunning,
 		"statements running at once across all databases; waiting for a slot counts against the statement's timeout")
-	fs.IntVar(&s.dbStmtCache, "db-stmt-cache", sqlite.DefaultStmtCache,
-		"statements each SQLite connection keeps prepared, so that the same text running again on it skips preparing (0: keep none; statements over 4 KiB are never kept)")
+	bytesVar(fs, &s.dbStmtCacheBytes, "db-stmt-cache-bytes", sqlite.DefaultStmtCacheBytes,
+		"text of the statements each SQLite connection keeps prepared, added up, so that the same text running again on it skips preparing (0: keep none; statements over 4 KiB are never kept)")
 	s.engine.register(fs)
 }
 
@@ -87,8 +87,8 @@ func (s *stackFlags) check() error {
 		return usageError{"--row-limit must be >= 1 and --observation-bytes >= 256"}
 	case s.dbConns < 1 || s.dbRunning < 1:
 		return usageError{"--db-conns and --db-running must be at least 1"}
-	case s.dbStmtCache < 0:
-		return usageError{"--db-stmt-cache must not be negative (0 keeps none)"}
+	case s.dbStmtCacheBytes < 0:
+		return usageError{"--db-stmt-cache-bytes must not be negative (0 keeps none)"}
 	case s.schemaCacheBytes < 0:
 		return usageError{"--schema-cache-bytes must not be negative (0 keeps none)"}
 	}
@@ -164,12 +164,12 @@ func searcher(store *valueindex.Store) env.ValueSearcher {
 // engines are what run a step's SQL within the flags' bounds: the
 // databases' catalog, the tools' runner and the submissions' judge.
 func (s *stackFlags) engines(values env.ValueSearcher) (*env.Catalog, *tools.Runner, *judge.Judge) {
-	stmtCache := s.dbStmtCache
+	stmtCache := s.dbStmtCacheBytes
 	if stmtCache == 0 {
 		stmtCache = -1 // the engine's "keep none"; its zero is the default
 	}
 	eng := sqlite.New(sqlite.Config{MaxConns: s.dbConns, MaxRunning: s.dbRunning, DefaultTimeout: s.queryTimeout,
-		StmtCache: stmtCache})
+		StmtCacheBytes: stmtCache})
 	cacheBytes := s.schemaCacheBytes
 	if cacheBytes == 0 {
 		cacheBytes = -1 // the runner's "keep none"; its zero is the default

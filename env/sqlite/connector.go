@@ -13,7 +13,7 @@ import (
 type connector struct {
 	dsn       string
 	drv       *sqlite3.SQLiteDriver
-	stmtCache int    // statements each connection keeps prepared
+	stmtCache int    // bytes of statement text each connection keeps prepared
 	pools     *pools // the engine's, which count the statements prepared and reused
 }
 

@@ -59,11 +59,11 @@ type Config struct {
 	// MaxRunning bounds the statements running at once across every
 	// database of the engine; 0 means DefaultMaxRunning.
 	MaxRunning int
-	// StmtCache is how many statements each connection keeps prepared
-	// for when the same text runs again on it (statements longer than 4
-	// KiB are never kept); 0 means DefaultStmtCache, a negative value
-	// keeps none.
-	StmtCache int
+	// StmtCacheBytes bounds the text, added up, of the statements each
+	// connection keeps prepared for when the same text runs again on it
+	// (statements longer than 4 KiB are never kept); 0 means
+	// DefaultStmtCacheBytes, a negative value keeps none.
+	StmtCacheBytes int
 }
 
 // withDefaults returns cfg with every zero field set to its default.
@@ -94,10 +94,10 @@ func (cfg Config) withDefaults() Config {
 		cfg.MaxRunning = DefaultMaxRunning
 	}
 	switch {
-	case cfg.StmtCache == 0:
-		cfg.StmtCache = DefaultStmtCache
-	case cfg.StmtCache < 0:
-		cfg.StmtCache = 0
+	case cfg.StmtCacheBytes == 0:
+		cfg.StmtCacheBytes = DefaultStmtCacheBytes
+	case cfg.StmtCacheBytes < 0:
+		cfg.StmtCacheBytes = 0
 	}
 	return cfg
 }
@@ -136,7 +136,7 @@ func (e *Engine) Open(ctx context.Context, path string) (env.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
-	pool := sql.OpenDB(&connector{dsn: fileURI(abs), drv: e.drv, stmtCache: e.cfg.StmtCache, pools: e.pools})
+	pool := sql.OpenDB(&connector{dsn: fileURI(abs), drv: e.drv, stmtCache: e.cfg.StmtCacheBytes, pools: e.pools})
 	pool.SetMaxOpenConns(e.cfg.MaxConns)
 	pool.SetMaxIdleConns(e.cfg.IdleConns)
 	pool.SetConnMaxIdleTime(idleConnTime)

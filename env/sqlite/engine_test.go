@@ -92,16 +92,16 @@ func TestConfigDefaults(t *testing.T) {
 	if got.MaxConns != DefaultMaxConns || got.IdleConns != DefaultIdleConns || got.MaxRunning != DefaultMaxRunning ||
 		got.MaxValueBytes != DefaultMaxValueBytes || got.MaxSQLBytes != DefaultMaxSQLBytes ||
 		got.DefaultTimeout != DefaultTimeout || got.MaxResultRows != DefaultMaxResultRows || got.MaxResultBytes != DefaultMaxResultBytes ||
-		got.StmtCache != DefaultStmtCache {
+		got.StmtCacheBytes != DefaultStmtCacheBytes {
 		t.Errorf("Config{}.withDefaults() = %+v", got)
 	}
 	set := Config{MaxConns: 2, IdleConns: 1, MaxValueBytes: 3, MaxSQLBytes: 4, DefaultTimeout: 5, MaxResultRows: 6,
-		MaxResultBytes: 7, MaxRunning: 8, StmtCache: 9}
+		MaxResultBytes: 7, MaxRunning: 8, StmtCacheBytes: 9}
 	if got := set.withDefaults(); got != set {
 		t.Errorf("withDefaults changed set fields: %+v, want %+v", got, set)
 	}
-	if got := (Config{StmtCache: -1}).withDefaults().StmtCache; got != 0 {
-		t.Errorf("a negative StmtCache became %d, want 0 (keep none)", got)
+	if got := (Config{StmtCacheBytes: -1}).withDefaults().StmtCacheBytes; got != 0 {
+		t.Errorf("a negative StmtCacheBytes became %d, want 0 (keep none)", got)
 	}
 	if got := (Config{MaxConns: 2}).withDefaults().IdleConns; got != 2 {
 		t.Errorf("idle connections of a 2-connection pool = %d, want 2", got)

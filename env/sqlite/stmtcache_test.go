@@ -152,35 +152,33 @@ func TestInterruptedStatementIsNotKept(t *testing.T) {
 	}
 }
 
-// TestStatementCacheIsBounded: a connection keeps at most StmtCache
-// statements, none longer than maxCachedSQL, and none when StmtCache is
+// TestStatementCacheIsBounded: the statements a connection keeps hold
+// at most StmtCacheBytes of text, the least recently used going first;
+// none is longer than maxCachedSQL; none is kept when StmtCacheBytes is
 // negative.
 func TestStatementCacheIsBounded(t *testing.T) {
-	_, d := openOneConn(t, Config{StmtCache: 2})
-	for _, q := range []string{"SELECT 1", "SELECT 2", "SELECT 3", "SELECT 1"} {
+	_, d := openOneConn(t, Config{StmtCacheBytes: 20})
+	for _, q := range []string{"SELECT 1", "SELECT 2", "SELECT 33", "SELECT 1"} {
 		if _, err := d.Query(context.Background(), q, env.Limits{}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n := kept(t, d); n != 2 {
-		t.Errorf("kept %d statements, want 2", n)
+	if got, want := keptTexts(t, d), []string{"SELECT 33", "SELECT 1"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("kept %q, want %q (20 bytes of text, most recent last)", got, want)
 	}
+
+	_, big := openOneConn(t, Config{StmtCacheBytes: 1 << 20})
 	long := "SELECT 1 /*" + strings.Repeat("x", maxCachedSQL) + "*/"
-	if _, err := d.Query(context.Background(), long, env.Limits{}); err != nil {
+	if _, err := big.Query(context.Background(), long, env.Limits{}); err != nil {
 		t.Fatal(err)
 	}
-	pc, _ := d.pool.Conn(context.Background())
-	pc.Raw(func(dc any) error {
-		for _, e := range dc.(*conn).stmts.entries {
-			if len(e.text) > maxCachedSQL {
-				t.Errorf("a statement of %d bytes was kept", len(e.text))
-			}
+	for _, text := range keptTexts(t, big) {
+		if len(text) > maxCachedSQL {
+			t.Errorf("a statement of %d bytes was kept", len(text))
 		}
-		return nil
-	})
-	pc.Close()
+	}
 
-	e, off := openOneConn(t, Config{StmtCache: -1})
+	e, off := openOneConn(t, Config{StmtCacheBytes: -1})
 	for range 2 {
 		if _, err := off.Query(context.Background(), "SELECT 1", env.Limits{}); err != nil {
 			t.Fatal(err)
@@ -189,4 +187,29 @@ func TestStatementCacheIsBounded(t *testing.T) {
 	if st := e.PoolStats(); st.Reused != 0 || kept(t, off) != 0 {
 		t.Errorf("with no cache: %d reused, %d kept", st.Reused, kept(t, off))
 	}
+}
+
+// keptTexts is the text of the statements the pool's only connection
+// keeps, least recently used first, and checks their bytes add up.
+func keptTexts(t *testing.T, d *db) []string {
+	t.Helper()
+	pc, err := d.pool.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	var out []string
+	pc.Raw(func(dc any) error {
+		c := dc.(*conn).stmts
+		n := 0
+		for _, e := range c.entries {
+			out = append(out, e.text)
+			n += len(e.text)
+		}
+		if n != c.bytes || n > c.maxBytes {
+			t.Errorf("kept %d bytes of text, counted %d, bound %d", n, c.bytes, c.maxBytes)
+		}
+		return nil
+	})
+	return out
 }
