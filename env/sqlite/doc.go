@@ -18,6 +18,12 @@
 //     attached databases, a timeout that interrupts the statement, rows
 //     and bytes caps on what is read.
 //
+// A statement that passed the checks and ran to its end stays prepared
+// on its connection (stmtcache.go, bounded by Config.StmtCacheBytes):
+// the same text run again there skips preparing, and with it the
+// authorizer, whose verdict and recorded reads, kept with the statement,
+// cannot change for a file opened immutable.
+//
 // Values come back as Python's sqlite3 module returns them (nil, int64,
 // float64, string, []byte): see rawvalues.go for how the driver's DATE,
 // DATETIME, TIMESTAMP and BOOLEAN conversions are avoided. docs/engines.md
