@@ -16,9 +16,16 @@ import (
 	"github.com/sqlgym/sqlgym/internal/waitfor"
 )
 
-// blockedFrame is larger than what the kernel buffers on a loopback
-// socket, so a write of it stays in progress until the peer reads.
-const blockedFrame = 64 << 20
+// smallReadBuffer is the receiving socket's buffer in these tests (set
+// before it reads, which turns the kernel's autotuning off), and
+// blockedFrame is far larger than it and the sender's buffer (at most 4
+// MiB by default on Linux), so a write of it stays in progress until the
+// peer reads, whatever the machine's TCP tuning, and stays small enough
+// to be written quickly under the race detector on a loaded machine.
+const (
+	smallReadBuffer = 64 << 10
+	blockedFrame    = 16 << 20
+)
 
 // tcpPair returns the two ends of a loopback TCP connection.
 func tcpPair(t *testing.T) (near, far net.Conn) {
@@ -40,6 +47,9 @@ func tcpPair(t *testing.T) (near, far net.Conn) {
 	far = <-accepted
 	if far == nil {
 		t.Fatal("accept failed")
+	}
+	if err := far.(*net.TCPConn).SetReadBuffer(smallReadBuffer); err != nil {
+		t.Fatal(err)
 	}
 	t.Cleanup(func() { near.Close(); far.Close() })
 	return near, far
@@ -101,7 +111,7 @@ func TestControlWriteDuringAFlush(t *testing.T) {
 // replies.
 func TestRepliesReadWhileAWriteWaits(t *testing.T) {
 	ping, drain := make(chan struct{}), make(chan struct{})
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hs := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ws, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
 		if err != nil {
 			return
@@ -118,6 +128,12 @@ func TestRepliesReadWhileAWriteWaits(t *testing.T) {
 			}
 		}
 	}))
+	hs.Config.ConnState = func(c net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			c.(*net.TCPConn).SetReadBuffer(smallReadBuffer)
+		}
+	}
+	hs.Start()
 	defer hs.Close()
 	c, err := Dial(context.Background(), "ws"+strings.TrimPrefix(hs.URL, "http"), "")
 	if err != nil {
