@@ -18,6 +18,11 @@ const (
 	metricCPU   = "process_cpu_seconds_total"     // Prometheus' process collector
 	metricRSS   = "process_resident_memory_bytes" // Prometheus' process collector
 	metricSteps = "sqlgym_step_seconds_count"     // the server's steps, by tool (summed)
+
+	metricPrepared = "sqlgym_db_statements_prepared_total"
+	metricReused   = "sqlgym_db_statements_reused_total"
+	metricEnded    = "sqlgym_episodes_ended_total" // by outcome (summed)
+	metricFsyncs   = "sqlgym_trajectory_fsyncs_total"
 )
 
 // MetricsURL is the /metrics address of the server whose WebSocket
@@ -40,6 +45,8 @@ type sample struct {
 	cpu   float64 // seconds
 	rss   float64 // bytes
 	steps float64
+
+	prepared, reused, ended, fsyncs float64 // absent from a server that has none: 0
 }
 
 // scrape reads the process metrics from the /metrics page at url.
@@ -94,6 +101,14 @@ func parseMetrics(r io.Reader) (sample, error) {
 			s.rss = v
 		case metricSteps:
 			s.steps += v
+		case metricPrepared:
+			s.prepared = v
+		case metricReused:
+			s.reused = v
+		case metricEnded:
+			s.ended += v
+		case metricFsyncs:
+			s.fsyncs = v
 		default:
 			continue
 		}
@@ -124,6 +139,12 @@ type ServerProcess struct {
 	RSSPeak        float64 `json:"rss_peak_bytes"`  // the largest resident set sampled
 	RSSEnd         float64 `json:"rss_end_bytes"`   // the resident set at the end
 	Samples        int     `json:"samples"`
+	// StatementsReused is the share of the SQLite statements run that
+	// came from a connection's prepared statements (--db-stmt-cache-bytes);
+	// EndsPerFsync is how many episode ends one fsync of the trajectory
+	// log made durable. Each is 0 when the server reports none.
+	StatementsReused float64 `json:"statements_reused,omitempty"`
+	EndsPerFsync     float64 `json:"ends_per_fsync,omitempty"`
 }
 
 // sampler reads the server's /metrics while the episodes run.
@@ -200,6 +221,12 @@ func (s *sampler) stop(ctx context.Context, steps int64) ServerProcess {
 	}
 	if p.Steps > 0 {
 		p.CPUPerStepUS = p.CPU * 1e6 / float64(p.Steps)
+	}
+	if run := (last.prepared - s.first.prepared) + (last.reused - s.first.reused); run > 0 {
+		p.StatementsReused = (last.reused - s.first.reused) / run
+	}
+	if fsyncs := last.fsyncs - s.first.fsyncs; fsyncs > 0 {
+		p.EndsPerFsync = (last.ended - s.first.ended) / fsyncs
 	}
 	return p
 }

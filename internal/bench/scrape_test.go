@@ -32,6 +32,11 @@ sqlgym_step_seconds_count{tool="execute_sql"} 40
 sqlgym_step_seconds_count{tool="submit"} 10
 sqlgym_step_seconds_sum{tool="submit"} 0.5
 go_goroutines 12
+sqlgym_db_statements_prepared_total 30
+sqlgym_db_statements_reused_total 90
+sqlgym_episodes_ended_total{outcome="correct"} 8
+sqlgym_episodes_ended_total{outcome="mismatch"} 4
+sqlgym_trajectory_fsyncs_total 3
 garbage line
 `
 	s, err := parseMetrics(strings.NewReader(page))
@@ -40,6 +45,9 @@ garbage line
 	}
 	if s.cpu != 12.5 || s.rss != 45e6 || s.steps != 50 {
 		t.Errorf("parsed cpu %v, rss %v, steps %v; want 12.5, 45e6, 50", s.cpu, s.rss, s.steps)
+	}
+	if s.prepared != 30 || s.reused != 90 || s.ended != 12 || s.fsyncs != 3 {
+		t.Errorf("parsed prepared %v, reused %v, ended %v, fsyncs %v; want 30, 90, 12, 3", s.prepared, s.reused, s.ended, s.fsyncs)
 	}
 	_, err = parseMetrics(strings.NewReader("sqlgym_step_seconds_count{tool=\"submit\"} 1\n"))
 	if err == nil || !strings.Contains(err.Error(), "no process collector") {
@@ -54,7 +62,7 @@ func TestRunServerProcess(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the process collector reads /proc")
 	}
-	srv := startServer(t, serverOptions{})
+	srv := startServer(t, serverOptions{durable: true})
 	rep, err := Run(context.Background(), Config{URL: srv.URL, Sockets: 2, EpisodesPerSocket: 8, Episodes: 200, InProcess: true})
 	if err != nil {
 		t.Fatal(err)
@@ -69,10 +77,17 @@ func TestRunServerProcess(t *testing.T) {
 	if p.CPU > 0 && p.CPUPerStepUS != p.CPU*1e6/float64(p.Steps) {
 		t.Errorf("cpu per step %v us, want %v s over %d steps", p.CPUPerStepUS, p.CPU, p.Steps)
 	}
+	// The mixed script runs the same statements in every episode, and
+	// ends 200 episodes on a durable log.
+	if p.StatementsReused <= 0 || p.StatementsReused > 1 || p.EndsPerFsync < 1 {
+		t.Errorf("statements reused %v, ends per fsync %v; want a share in (0, 1] and at least 1", p.StatementsReused, p.EndsPerFsync)
+	}
 	var text strings.Builder
 	rep.WriteText(&text)
-	if !strings.Contains(text.String(), "us/step; rss peak") || !strings.Contains(text.String(), "clients and the server's together") {
-		t.Errorf("the text report lacks the server process line:\n%s", text.String())
+	for _, want := range []string{"us/step; rss peak", "clients and the server's together", "of statements run from prepared ones"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the text report lacks %q:\n%s", want, text.String())
+		}
 	}
 }
 
