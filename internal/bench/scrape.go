@@ -77,6 +77,8 @@ func scrape(ctx context.Context, hc *http.Client, url, token string) (sample, er
 // when the process collector's metrics are not there.
 func parseMetrics(r io.Reader) (sample, error) {
 	var s sample
+	fields := map[string]*float64{metricCPU: &s.cpu, metricRSS: &s.rss, metricSteps: &s.steps,
+		metricPrepared: &s.prepared, metricReused: &s.reused, metricEnded: &s.ended, metricFsyncs: &s.fsyncs}
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
@@ -94,24 +96,11 @@ func parseMetrics(r io.Reader) (sample, error) {
 		if cut < 0 || err != nil {
 			continue
 		}
-		switch name {
-		case metricCPU:
-			s.cpu = v
-		case metricRSS:
-			s.rss = v
-		case metricSteps:
-			s.steps += v
-		case metricPrepared:
-			s.prepared = v
-		case metricReused:
-			s.reused = v
-		case metricEnded:
-			s.ended += v
-		case metricFsyncs:
-			s.fsyncs = v
-		default:
+		dst, ok := fields[name]
+		if !ok {
 			continue
 		}
+		*dst += v // a metric with labels is summed over them
 		seen[name] = true
 	}
 	if err := sc.Err(); err != nil {
