@@ -26,35 +26,7 @@ func Match(spec schemas.RewardSpec, pred, gold [][]any, ordered bool) bool {
 // typed rows. Duplicates collapse, row order never counts, column order
 // always does, and two empty results match.
 func MatchBird(pred, gold [][]any) bool {
-	in := newInterner()
-	g := rowSet(in, gold)
-	p := rowSet(in, pred)
-	if len(g) != len(p) {
-		return false
-	}
-	for k := range p {
-		if _, ok := g[k]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// rowSet returns the set of row keys: each row's width, then its values'
-// ids, so rows of different widths never collide.
-func rowSet(in *interner, rows [][]any) map[string]struct{} {
-	set := make(map[string]struct{}, len(rows))
-	var buf []byte
-	ids := make([]int32, 0, 8)
-	for _, row := range rows {
-		ids = append(ids[:0], int32(len(row)))
-		for _, v := range row {
-			ids = append(ids, in.id(v))
-		}
-		buf = idsKey(buf[:0], ids)
-		set[string(buf)] = struct{}{}
-	}
-	return set
+	return newBirdGold(gold).match(pred)
 }
 
 // MatchSpider is the Spider test-suite rule: pred and gold hold the same

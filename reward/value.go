@@ -152,6 +152,19 @@ func (in *interner) id(v any) int32 {
 	return id
 }
 
+// lookup returns v's id without adding it; ok is false when v was never
+// interned. It keys v in *buf, not in the interner's buffer, so an
+// interner no one adds to any more can be read concurrently.
+func (in *interner) lookup(v any, buf *[]byte) (id int32, ok bool) {
+	if i, isInt := intValue(v); isInt {
+		id, ok = in.ints[i]
+		return id, ok
+	}
+	*buf = appendKey((*buf)[:0], v)
+	id, ok = in.ids[string(*buf)]
+	return id, ok
+}
+
 func (in *interner) add(v any, key string) int32 {
 	id := int32(len(in.keys))
 	f, c := numeric(v)

@@ -208,3 +208,32 @@ func TestGoldCacheStaysWithinItsBudget(t *testing.T) {
 		t.Errorf("cache holds %d golds, %d bytes; want 1 within %d", n, bytes, j.cfg.GoldCacheBytes)
 	}
 }
+
+// TestGoldMatchShared checks that the judgements of a cached gold share
+// its prepared rows, so the gold's row set is built once, and that they
+// still tell a right answer from a wrong one.
+func TestGoldMatchShared(t *testing.T) {
+	db := openDB(t, singers)
+	j := New(Config{})
+	ctx := context.Background()
+	task := &env.Task{ID: "t/1", GoldSQL: "SELECT name FROM singer WHERE age > 35"}
+	var golds []*goldRun
+	for _, pred := range []string{task.GoldSQL, "SELECT name FROM singer", task.GoldSQL} {
+		if _, err := j.Judge(ctx, db, "a", task, pred, spec(schemas.MatchBird)); err != nil {
+			t.Fatal(err)
+		}
+		run, err := j.runGold(ctx, db, goldKey{db: "a", sql: task.GoldSQL})
+		if err != nil || run.match == nil {
+			t.Fatalf("cached gold: %v, prepared rows %v", err, run)
+		}
+		golds = append(golds, run)
+	}
+	if golds[0].match != golds[1].match || golds[1].match != golds[2].match {
+		t.Error("the judgements of one cached gold prepared its rows more than once")
+	}
+	for pred, want := range map[string]string{task.GoldSQL: schemas.OutcomeCorrect, "SELECT name FROM singer": schemas.OutcomeMismatch} {
+		if v, err := j.Judge(ctx, db, "a", task, pred, spec(schemas.MatchBird)); err != nil || v.Outcome != want {
+			t.Errorf("%s: %s, %v; want %s", pred, v.Outcome, err, want)
+		}
+	}
+}

@@ -7,17 +7,19 @@ import (
 	"fmt"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/reward"
 )
 
 // goldKey names a gold result: the database, and the gold SQL as run.
 type goldKey struct{ db, sql string }
 
-// goldRun is one run of a gold query. rs and err are written once, before
-// done is closed, and only read after.
+// goldRun is one run of a gold query. rs, match and err are written
+// once, before done is closed, and only read after.
 type goldRun struct {
-	done chan struct{}
-	rs   *env.ResultSet
-	err  error
+	done  chan struct{}
+	rs    *env.ResultSet
+	match *reward.Gold // rs's rows, prepared for matching; nil when err is set
+	err   error
 
 	elem *list.Element // its place in the LRU once cached; guarded by Judge.mu
 	size int64         // its estimated size once cached; guarded by Judge.mu
@@ -29,7 +31,7 @@ type goldRun struct {
 // but not cached (a loaded server may run it in time later); a server
 // fault of the caller that ran it (its context ended) sends the callers
 // that joined back to run it themselves.
-func (j *Judge) runGold(ctx context.Context, db env.DB, key goldKey) (*env.ResultSet, error) {
+func (j *Judge) runGold(ctx context.Context, db env.DB, key goldKey) (*goldRun, error) {
 	for {
 		j.mu.Lock()
 		run, ok := j.gold[key]
@@ -40,7 +42,7 @@ func (j *Judge) runGold(ctx context.Context, db env.DB, key goldKey) (*env.Resul
 			j.gold[key] = run
 			j.mu.Unlock()
 			j.fill(ctx, db, key, run)
-			return run.rs, run.err
+			return run, run.err
 		}
 		j.mu.Unlock()
 		select {
@@ -50,7 +52,7 @@ func (j *Judge) runGold(ctx context.Context, db env.DB, key goldKey) (*env.Resul
 		}
 		var qe *env.QueryError
 		if run.err == nil || errors.As(run.err, &qe) || errors.Is(run.err, ErrGoldTooLarge) {
-			return run.rs, run.err
+			return run, run.err
 		}
 	}
 }
@@ -62,6 +64,9 @@ func (j *Judge) fill(ctx context.Context, db env.DB, key goldKey, run *goldRun) 
 	run.rs, run.err = db.Query(ctx, key.sql, j.limits(j.cfg.GoldTimeout))
 	if run.err == nil && run.rs.Truncated {
 		run.rs, run.err = nil, fmt.Errorf("%w: over %d rows or %d bytes", ErrGoldTooLarge, j.cfg.MaxRows, j.cfg.MaxResultBytes)
+	}
+	if run.err == nil {
+		run.match = reward.NewGold(run.rs.Rows)
 	}
 	var qe *env.QueryError
 	cacheable := run.err == nil || errors.Is(run.err, ErrGoldTooLarge) ||

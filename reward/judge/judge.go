@@ -140,7 +140,7 @@ func (j *Judge) Judge(ctx context.Context, db env.DB, dbKey string, task *env.Ta
 	if strip {
 		predSQL, goldSQL = stripDistinct(predSQL), stripDistinct(goldSQL)
 	}
-	gold, v, err := j.goldResult(ctx, db, dbKey, task, goldSQL)
+	gold, match, v, err := j.goldResult(ctx, db, dbKey, task, goldSQL)
 	if err != nil || v.Outcome != "" {
 		return v, err
 	}
@@ -158,7 +158,7 @@ func (j *Judge) Judge(ctx context.Context, db env.DB, dbKey string, task *env.Ta
 	}
 	ordered := task.GoldSQL != "" && sqltext.HasOrderBy(task.GoldSQL)
 	// A cut prediction cannot be compared as if whole; the gold was not cut.
-	if pred.Truncated || !reward.Match(spec, pred.Rows, gold.Rows, ordered) {
+	if pred.Truncated || !match.Match(spec, pred.Rows, ordered) {
 		v.Outcome = schemas.OutcomeMismatch
 		return v, nil
 	}
@@ -171,30 +171,31 @@ func (j *Judge) Judge(ctx context.Context, db env.DB, dbKey string, task *env.Ta
 	return v, nil
 }
 
-// goldResult returns the gold's result, or a verdict already decided by a
-// broken gold.
-func (j *Judge) goldResult(ctx context.Context, db env.DB, dbKey string, task *env.Task, goldSQL string) (*env.ResultSet, Verdict, error) {
+// goldResult returns the gold's result and its rows prepared for
+// matching (shared by the judgements of a cached gold), or a verdict
+// already decided by a broken gold.
+func (j *Judge) goldResult(ctx context.Context, db env.DB, dbKey string, task *env.Task, goldSQL string) (*env.ResultSet, *reward.Gold, Verdict, error) {
 	if task.GoldSQL == "" {
-		return &env.ResultSet{Rows: task.GoldRows}, Verdict{}, nil
+		return &env.ResultSet{Rows: task.GoldRows}, reward.NewGold(task.GoldRows), Verdict{}, nil
 	}
-	gold, err := j.runGold(ctx, db, goldKey{db: dbKey, sql: goldSQL})
+	run, err := j.runGold(ctx, db, goldKey{db: dbKey, sql: goldSQL})
 	var qe *env.QueryError
 	switch {
 	case err == nil:
-		return gold, Verdict{}, nil
+		return run.rs, run.match, Verdict{}, nil
 	case task.GoldRows != nil && ctx.Err() == nil && (errors.Is(err, ErrGoldTooLarge) || errors.As(err, &qe)):
 		// The answer rows stand in for a gold SQL the engine cannot run.
-		return &env.ResultSet{Rows: task.GoldRows}, Verdict{}, nil
+		return &env.ResultSet{Rows: task.GoldRows}, reward.NewGold(task.GoldRows), Verdict{}, nil
 	case errors.Is(err, ErrGoldTooLarge):
-		return nil, Verdict{Outcome: schemas.OutcomeGoldError, GoldErr: err}, nil
+		return nil, nil, Verdict{Outcome: schemas.OutcomeGoldError, GoldErr: err}, nil
 	case errors.As(err, &qe) && ctx.Err() == nil:
 		outcome := schemas.OutcomeGoldError
 		if errors.Is(qe, env.ErrTimeout) {
 			outcome = schemas.OutcomeGoldTimeout
 		}
-		return nil, Verdict{Outcome: outcome, GoldErr: qe}, nil
+		return nil, nil, Verdict{Outcome: outcome, GoldErr: qe}, nil
 	}
-	return nil, Verdict{}, fmt.Errorf("judge: run gold of %s: %w", task.ID, err)
+	return nil, nil, Verdict{}, fmt.Errorf("judge: run gold of %s: %w", task.ID, err)
 }
 
 // predFailed turns the prediction's failure into the verdict, or into a

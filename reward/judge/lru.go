@@ -43,16 +43,17 @@ func (l *goldLRU) evict(cache map[goldKey]*goldRun, budget int64) {
 }
 
 // resultSize estimates the memory a result holds: its values' bytes plus
-// a fixed cost per value and per row.
+// a fixed cost per value and per row, each counting what the row set
+// built for the bird mode adds (a key per row, an id per value).
 func resultSize(rs *env.ResultSet) int64 {
 	if rs == nil {
 		return 64
 	}
 	n := int64(64)
 	for _, row := range rs.Rows {
-		n += 24
+		n += 24 + 48
 		for _, v := range row {
-			n += 16
+			n += 16 + 8
 			switch v := v.(type) {
 			case string:
 				n += int64(len(v))
