@@ -2,6 +2,7 @@ package episodes
 
 import (
 	"encoding/json"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -89,6 +90,10 @@ func (s *Session) isEnded() bool {
 	return s.ended
 }
 
+// firstSteps caps the room the first step makes for the steps to come:
+// the episode's turn budget, up to this many (the default budget).
+const firstSteps = 8
+
 // appendStep records a step, and ends the episode with outcome if it is
 // not empty. It returns the record as the trajectory holds it (no one
 // changes a recorded step, so it may be read without the lock), and the
@@ -96,6 +101,9 @@ func (s *Session) isEnded() bool {
 func (s *Session) appendStep(rec schemas.StepRecord, outcome string, now time.Time) (*schemas.StepRecord, *schemas.Trajectory) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if cap(s.traj.Steps) == 0 {
+		s.traj.Steps = make([]schemas.StepRecord, 0, max(1, min(s.maxTurns, firstSteps)))
+	}
 	s.traj.Steps = append(s.traj.Steps, rec)
 	s.traj.TotalReward = s.ledger.Total()
 	held := &s.traj.Steps[len(s.traj.Steps)-1]
@@ -127,7 +135,9 @@ func (s *Session) endLocked(outcome string, now time.Time) *schemas.Trajectory {
 	return &t
 }
 
-// snapshot returns a copy of the trajectory so far.
+// snapshot returns a copy of the trajectory so far. Its steps share the
+// session's: recorded steps never change, and later steps are written
+// past the end of the copy's steps, which cannot grow into them.
 func (s *Session) snapshot() schemas.Trajectory {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -136,6 +146,6 @@ func (s *Session) snapshot() schemas.Trajectory {
 
 func (s *Session) snapshotLocked() schemas.Trajectory {
 	t := s.traj
-	t.Steps = append([]schemas.StepRecord{}, s.traj.Steps...) // [] on the wire, never null
+	t.Steps = slices.Clip(s.traj.Steps) // [] on the wire, never null: newSession sets it
 	return t
 }
