@@ -68,7 +68,7 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 	m.mu.Unlock()
 	return &schemas.ResetResult{
 		EpisodeID: s.id, Task: task.View(ds.Dialect), Messages: prompt,
-		Tools: set.Definitions(), MaxTurns: maxTurns, ActionFormat: format,
+		Tools: set.SharedDefinitions(), MaxTurns: maxTurns, ActionFormat: format, // only encoded, never changed
 	}, nil
 }
 

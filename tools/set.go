@@ -15,6 +15,13 @@ import (
 // a value, immutable and safe to share.
 type Set struct {
 	entries []*entry
+	shared  *sharedDefs // for SharedDefinitions; nil in the zero Set, which uses DefaultSet's
+}
+
+// sharedDefs are a set's definitions, built on first use.
+type sharedDefs struct {
+	once sync.Once
+	defs []schemas.Tool
 }
 
 // DefaultSet is protocol v1's tools: inspect_schema, execute_sql, submit.
@@ -30,7 +37,7 @@ var (
 )
 
 // AllSet is every registered tool.
-func AllSet() Set { return Set{entries: registry()} }
+func AllSet() Set { return Set{entries: registry(), shared: new(sharedDefs)} }
 
 // NewSet returns the set of the named tools, submit added when left out,
 // in the registry's order. An unknown or repeated name is an error that
@@ -58,7 +65,7 @@ func (s Set) Subset(names []string) (Set, error) {
 		}
 		want[n] = true
 	}
-	var out Set
+	out := Set{shared: new(sharedDefs)}
 	for _, e := range s.all() {
 		if want[e.name()] {
 			out.entries = append(out.entries, e)
@@ -100,6 +107,20 @@ func (s Set) Definitions() []schemas.Tool {
 		out = append(out, e.definition())
 	}
 	return out
+}
+
+// SharedDefinitions returns what Definitions does, built once per set
+// and shared by every caller: the caller must not change the slice or the
+// definitions in it.
+func (s Set) SharedDefinitions() []schemas.Tool {
+	if s.entries == nil {
+		return DefaultSet().SharedDefinitions()
+	}
+	if s.shared == nil { // a set made without its cache (Recorded's)
+		return s.Definitions()
+	}
+	s.shared.once.Do(func() { s.shared.defs = s.Definitions() })
+	return s.shared.defs
 }
 
 // Recorded is the set a trajectory's tools field names: protocol v1's

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env"
@@ -141,5 +142,32 @@ func TestPromptFollowsTools(t *testing.T) {
 	}
 	if tags := PromptTools(task, env.SQLite, schemas.FormatTags, 8, only)[0].Content; strings.Contains(tags, "<sql>") {
 		t.Errorf("tags prompt without execute_sql offers <sql>:\n%s", tags)
+	}
+}
+
+// TestSharedDefinitions checks that a set's shared definitions are its
+// definitions, built once: two calls, even concurrent ones, get the same
+// slice.
+func TestSharedDefinitions(t *testing.T) {
+	sub, err := AllSet().Subset([]string{schemas.ToolExecuteSQL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, set := range map[string]Set{"zero": {}, "default": DefaultSet(), "all": AllSet(), "subset": sub} {
+		got := make([][]schemas.Tool, 4)
+		var wg sync.WaitGroup
+		for i := range got {
+			wg.Go(func() { got[i] = set.SharedDefinitions() })
+		}
+		wg.Wait()
+		want, _ := json.Marshal(set.Definitions())
+		for i, defs := range got {
+			if b, _ := json.Marshal(defs); string(b) != string(want) {
+				t.Errorf("%s: shared definitions %s, want %s", name, b, want)
+			}
+			if &defs[0] != &got[0][0] {
+				t.Errorf("%s: call %d built its own definitions", name, i)
+			}
+		}
 	}
 }
