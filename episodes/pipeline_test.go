@@ -111,3 +111,47 @@ func TestResumeOnAnotherSocket(t *testing.T) {
 		t.Fatalf("resumed step = %+v", s.Info)
 	}
 }
+
+// TestPipelinedStepsAnswerTheirOwnFrames sends many steps at once on one
+// socket, each with its own id and its own query, while the server reads
+// frames into buffers it reuses once a frame's job has run: every reply
+// must carry its request's id and that request's result.
+func TestPipelinedStepsAnswerTheirOwnFrames(t *testing.T) {
+	h := newHarness(t, options{})
+	c := h.dial()
+	const episodes, rounds = 16, 8
+	var ids []string
+	for range episodes {
+		ids = append(ids, reset(t, c, schemas.ResetParams{TaskID: "t/count", MaxTurns: new(rounds + 1)}).EpisodeID)
+	}
+	rc := h.raw()
+	for r := range rounds {
+		for e, id := range ids {
+			n := r*episodes + e
+			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": fmt.Sprintf("q%06d", n), "method": "episode.step",
+				"params": map[string]any{"episode_id": id, "action": execSQL(fmt.Sprintf("SELECT %d AS n", n))}})
+			rc.ws.WriteMessage(websocket.TextMessage, b)
+		}
+	}
+	rc.ws.SetReadDeadline(time.Now().Add(30 * time.Second))
+	seen := map[string]bool{}
+	for len(seen) < rounds*episodes {
+		_, b, err := rc.ws.ReadMessage()
+		if err != nil {
+			t.Fatalf("after %d replies: %v", len(seen), err)
+		}
+		var r struct {
+			ID     string              `json:"id"`
+			Result *schemas.StepResult `json:"result"`
+		}
+		if err := json.Unmarshal(b, &r); err != nil || r.Result == nil || r.Result.Info.Result == nil {
+			t.Fatalf("reply %s: %v", b, err)
+		}
+		var n int
+		fmt.Sscanf(r.ID, "q%d", &n)
+		if seen[r.ID] || len(r.Result.Info.Result.Rows) != 1 || fmt.Sprint(r.Result.Info.Result.Rows[0][0]) != fmt.Sprint(n) {
+			t.Fatalf("reply to %s (seen before: %v) holds %v, want [[%d]]", r.ID, seen[r.ID], r.Result.Info.Result.Rows, n)
+		}
+		seen[r.ID] = true
+	}
+}

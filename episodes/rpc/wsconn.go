@@ -138,6 +138,7 @@ func (c *wsConn) runFrame(frame []byte, held, counted int64, slots chan struct{}
 	c.s.reading.release(held) // the frame is parsed; what the job keeps is counted in counted
 	c.parsed <- struct{}{}
 	write := c.q.done(counted, job.Run(c.s.base))
+	releaseFrame(frame)
 	<-slots
 	if write {
 		c.write() // no writer ran: this job's goroutine writes, then goes back to the workers

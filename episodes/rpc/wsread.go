@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -54,7 +55,7 @@ const (
 // on an error it holds nothing.
 func (b *readBudget) read(ctx context.Context, r io.Reader, limit int64, maxWait time.Duration,
 	onWait func(time.Duration)) ([]byte, int64, error) {
-	var buf []byte
+	buf := newFrame()
 	var held int64
 	for {
 		if len(buf) == cap(buf) {
@@ -109,4 +110,25 @@ func (b *readBudget) release(n int64) {
 		b.held.Add(-n)
 		b.sem.Release(n)
 	}
+}
+
+// framePool holds frame buffers of firstPiece bytes, which most requests
+// fit: a frame read into one goes back once its job has run (see
+// releaseFrame), so a busy connection does not allocate one per request.
+var framePool = sync.Pool{New: func() any { b := make([]byte, 0, firstPiece); return &b }}
+
+// newFrame returns an empty buffer of firstPiece bytes to read a frame
+// into.
+func newFrame() []byte { return (*framePool.Get().(*[]byte))[:0] }
+
+// releaseFrame gives back the buffer of a frame whose job has run:
+// nothing refers to a frame once its job's Run has returned (the calls'
+// ids and params are slices of it only until then). A buffer that grew
+// past firstPiece is left to the garbage collector.
+func releaseFrame(frame []byte) {
+	if cap(frame) != firstPiece {
+		return
+	}
+	frame = frame[:0]
+	framePool.Put(&frame)
 }
