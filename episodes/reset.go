@@ -1,6 +1,7 @@
 package episodes
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -172,7 +173,9 @@ func (m *Manager) checkTags(tags json.RawMessage) error {
 	return nil
 }
 
+// isJSONObject reports whether raw is one JSON object: valid JSON that
+// opens with a brace (the scanner of json.Valid, without decoding it).
 func isJSONObject(raw json.RawMessage) bool {
-	var v map[string]json.RawMessage
-	return json.Unmarshal(raw, &v) == nil && v != nil
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	return len(t) > 0 && t[0] == '{' && json.Valid(raw)
 }
