@@ -8,10 +8,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/sandbox"
 )
-
-// sampleCellBytes bounds each cell of Describe's sample rows.
-const sampleCellBytes = 1024
 
 // The catalog queries. Each runs with the schema first on the search
 // path; $1 is a table name, or NULL for every table. Tables are listed in
@@ -62,7 +60,7 @@ func (d *db) Tables(ctx context.Context) ([]env.Table, error) {
 
 // Describe returns one table, found by its exact name or else
 // case-insensitively, with up to samples rows (cells cut to
-// sampleCellBytes).
+// sandbox.SampleCellBytes).
 func (d *db) Describe(ctx context.Context, table string, samples int) (*env.Table, error) {
 	rs, err := d.introspect(ctx, findQuery, env.Limits{}, table)
 	if err != nil {
@@ -76,14 +74,13 @@ func (d *db) Describe(ctx context.Context, table string, samples int) (*env.Tabl
 	if err != nil {
 		return nil, fmt.Errorf("describe %s: %w", name, err)
 	}
-	if len(tables) != 1 {
-		return nil, fmt.Errorf("describe %s: %d tables found", name, len(tables))
+	t, err := sandbox.OneTable(name, tables)
+	if err != nil {
+		return nil, err
 	}
-	t := &tables[0]
 	if samples > 0 {
 		q := fmt.Sprintf("SELECT * FROM %s LIMIT %d", pgx.Identifier{d.schema, name}.Sanitize(), samples)
-		lim := env.Limits{MaxRows: samples, MaxCellBytes: sampleCellBytes}
-		if t.Samples, err = d.introspect(ctx, q, lim); err != nil {
+		if t.Samples, err = d.introspect(ctx, q, sandbox.SampleLimits(samples)); err != nil {
 			return nil, fmt.Errorf("describe %s: samples: %w", name, err)
 		}
 	}

@@ -2,7 +2,8 @@
 // sandbox: the check of the text a model sends (one statement, a length
 // bound, a leading keyword the engine allows) and the collector that
 // keeps a result within its bounds (the row cap plus one, the byte
-// budget, cells cut to size, the engine's ceilings). Each engine in
+// budget, cells cut to size, the engine's ceilings). Describe's sample
+// rows and its one-table check are shared here too. Each engine in
 // env/<engine> runs a statement through Rules.Statement before its
 // server or library sees it, and feeds the rows it reads to a Collector.
 //

@@ -11,10 +11,10 @@ import (
 // connector opens connections through a driver value of our own, so no
 // driver name is registered globally and each engine can carry its hooks.
 type connector struct {
-	dsn       string
-	drv       *sqlite3.SQLiteDriver
-	stmtCache int    // bytes of statement text each connection keeps prepared
-	pools     *pools // the engine's, which count the statements prepared and reused
+	dsn            string
+	drv            *sqlite3.SQLiteDriver
+	stmtCacheBytes int    // statement text each connection keeps prepared
+	pools          *pools // the engine's, which count the statements prepared and reused
 }
 
 func (c *connector) Connect(context.Context) (driver.Conn, error) {
@@ -27,7 +27,7 @@ func (c *connector) Connect(context.Context) (driver.Conn, error) {
 		dc.Close()
 		return nil, fmt.Errorf("connect: unexpected driver connection %T", dc)
 	}
-	cn := &conn{SQLiteConn: sc, stmts: newStmtCache(c.stmtCache), guard: newGuard(false), pools: c.pools}
+	cn := &conn{SQLiteConn: sc, stmts: newStmtCache(c.stmtCacheBytes), guard: newGuard(false), pools: c.pools}
 	sc.RegisterAuthorizer(cn.authorize)
 	return cn, nil
 }

@@ -136,7 +136,7 @@ func (e *Engine) Open(ctx context.Context, path string) (env.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
-	pool := sql.OpenDB(&connector{dsn: fileURI(abs), drv: e.drv, stmtCache: e.cfg.StmtCacheBytes, pools: e.pools})
+	pool := sql.OpenDB(&connector{dsn: fileURI(abs), drv: e.drv, stmtCacheBytes: e.cfg.StmtCacheBytes, pools: e.pools})
 	pool.SetMaxOpenConns(e.cfg.MaxConns)
 	pool.SetMaxIdleConns(e.cfg.IdleConns)
 	pool.SetConnMaxIdleTime(idleConnTime)

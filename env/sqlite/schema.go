@@ -6,10 +6,8 @@ import (
 	"strings"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/sandbox"
 )
-
-// sampleCellBytes bounds each cell of Describe's sample rows.
-const sampleCellBytes = 1024
 
 // isUserTable holds for the rows of sqlite_master (as m) that are tables
 // of the schema, not SQLite's own (sqlite_sequence, sqlite_stat1, ...).
@@ -35,7 +33,7 @@ func (d *db) Tables(ctx context.Context) ([]env.Table, error) {
 }
 
 // Describe returns one table, found case-insensitively, with up to samples
-// rows (cells cut to sampleCellBytes).
+// rows (cells cut to sandbox.SampleCellBytes).
 func (d *db) Describe(ctx context.Context, table string, samples int) (*env.Table, error) {
 	rs, err := d.introspect(ctx, fmt.Sprintf(tablesQuery, " AND m.name = "+quoteString(table)+" COLLATE NOCASE"), env.Limits{})
 	if err != nil {
@@ -49,14 +47,13 @@ func (d *db) Describe(ctx context.Context, table string, samples int) (*env.Tabl
 	if err != nil {
 		return nil, fmt.Errorf("describe %s: %w", name, err)
 	}
-	if len(tables) != 1 {
-		return nil, fmt.Errorf("describe %s: %d tables found", name, len(tables))
+	t, err := sandbox.OneTable(name, tables)
+	if err != nil {
+		return nil, err
 	}
-	t := &tables[0]
 	if samples > 0 {
 		q := fmt.Sprintf("SELECT * FROM %s LIMIT %d", quoteIdent(name), samples)
-		lim := env.Limits{MaxRows: samples, MaxCellBytes: sampleCellBytes}
-		if t.Samples, err = d.introspect(ctx, q, lim); err != nil {
+		if t.Samples, err = d.introspect(ctx, q, sandbox.SampleLimits(samples)); err != nil {
 			return nil, fmt.Errorf("describe %s: samples: %w", name, err)
 		}
 	}
