@@ -58,6 +58,17 @@ const readBufferSize = 64 << 10
 // Dial connects to url (ws://host:port/v1/ws), with a bearer token when
 // token is not empty.
 func Dial(ctx context.Context, url, token string) (*Client, error) {
+	ws, bc, err := dial(ctx, url, token)
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{ws: ws, conn: bc, done: make(chan struct{}), pending: map[string]chan *response{}}
+	go c.readLoop()
+	return c, nil
+}
+
+// dial opens the WebSocket over a batchConn.
+func dial(ctx context.Context, url, token string) (*websocket.Conn, *batchConn, error) {
 	h := http.Header{}
 	if token != "" {
 		h.Set("Authorization", "Bearer "+token)
@@ -75,14 +86,12 @@ func Dial(ctx context.Context, url, token string) (*Client, error) {
 	ws, resp, err := d.DialContext(ctx, url, h)
 	if err != nil {
 		if resp != nil {
-			return nil, fmt.Errorf("dial %s: %w (HTTP %s)", url, err, resp.Status)
+			return nil, nil, fmt.Errorf("dial %s: %w (HTTP %s)", url, err, resp.Status)
 		}
-		return nil, fmt.Errorf("dial %s: %w", url, err)
+		return nil, nil, fmt.Errorf("dial %s: %w", url, err)
 	}
 	ws.SetReadLimit(64 << 20)
-	c := &Client{ws: ws, conn: bc, done: make(chan struct{}), pending: map[string]chan *response{}}
-	go c.readLoop()
-	return c, nil
+	return ws, bc, nil
 }
 
 // readLoop hands each reply to the caller waiting for its id.

@@ -39,7 +39,7 @@ var allowed = map[string][]string{
 	"episodes/export": {mod + "episodes/trajlog", mod + "schemas", mod + "tools"},
 	"internal/repl": {mod + "episodes/client", mod + "episodes/trajlog", mod + "env/sqltext", mod + "schemas",
 		"github.com/peterh/liner", "github.com/mattn/go-runewidth", "golang.org/x/term"},
-	"internal/bench":    {mod + "episodes/client", mod + "schemas"},
+	"internal/bench":    {mod + "episodes/client", mod + "schemas", "github.com/goccy/go-json"},
 	"internal/baseline": {mod + "env"},
 	"internal/rollout": {mod + "env", mod + "episodes", mod + "episodes/client", mod + "episodes/trajlog",
 		mod + "internal/rollout/report", mod + "schemas", mod + "tools", "github.com/cenkalti/backoff/v5"},

@@ -192,29 +192,36 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	clients, err := dialAll(ctx, cfg)
+	ctl, err := client.Dial(ctx, cfg.URL, cfg.Token)
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	defer ctl.Close()
+	streams, err := dialAll(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	defer closeAll(clients)
 	ictx, cancel := context.WithTimeout(ctx, cfg.CallTimeout)
-	before, err := clients[0].Info(ictx)
+	before, err := ctl.Info(ictx)
 	cancel()
 	if err != nil {
+		abortAll(streams)
 		return nil, fmt.Errorf("bench: server.info: %w", err)
 	}
-	if err := checkTasks(ctx, clients[0], &cfg, before); err != nil {
+	if err := checkTasks(ctx, ctl, &cfg, before); err != nil {
+		abortAll(streams)
 		return nil, err
 	}
 	base, err := runBaseline(ctx, cfg)
 	if err != nil {
+		abortAll(streams)
 		return nil, err
 	}
-	rep := drive(ctx, cfg, clients)
+	rep := drive(ctx, cfg, streams)
 	rep.setBaseline(base)
 	ictx, cancel = context.WithTimeout(context.WithoutCancel(ctx), cfg.CallTimeout)
 	defer cancel()
-	if after, err := clients[0].Info(ictx); err == nil {
+	if after, err := ctl.Info(ictx); err == nil {
 		rep.Server = serverDelta(&before.Stats, &after.Stats)
 	}
 	return rep, nil
@@ -238,18 +245,17 @@ func runBaseline(ctx context.Context, cfg Config) (*Baseline, error) {
 	return base, nil
 }
 
-// drive plays the episodes on every socket, paced when cfg.Rate is set,
-// while the server's /metrics is sampled, and reports.
-func drive(ctx context.Context, cfg Config, clients []*client.Client) *Report {
+// drive plays the episodes on every stream, paced when cfg.Rate is set,
+// while the server's /metrics is sampled, and reports. Each stream is
+// closed when its episodes are done.
+func drive(ctx context.Context, cfg Config, streams []*client.Stream) *Report {
 	sampler := startSampler(ctx, cfg)
 	r := newRun(cfg)
 	cpu0 := processCPU()
 	stopProgress := r.startProgress()
 	var wg sync.WaitGroup
-	for _, c := range clients {
-		for range cfg.EpisodesPerSocket {
-			wg.Go(func() { r.worker(ctx, c) })
-		}
+	for _, st := range streams {
+		wg.Go(newSocket(ctx, r, st).play)
 	}
 	wg.Wait()
 	elapsed := time.Since(r.start)
@@ -259,23 +265,24 @@ func drive(ctx context.Context, cfg Config, clients []*client.Client) *Report {
 	return rep
 }
 
-// dialAll opens cfg.Sockets sockets, or none.
-func dialAll(ctx context.Context, cfg Config) ([]*client.Client, error) {
-	var clients []*client.Client
+// dialAll opens cfg.Sockets streams, or none.
+func dialAll(ctx context.Context, cfg Config) ([]*client.Stream, error) {
+	var streams []*client.Stream
 	for range cfg.Sockets {
-		c, err := client.Dial(ctx, cfg.URL, cfg.Token)
+		s, err := client.DialStream(ctx, cfg.URL, cfg.Token)
 		if err != nil {
-			closeAll(clients)
+			abortAll(streams)
 			return nil, fmt.Errorf("bench: %w", err)
 		}
-		clients = append(clients, c)
+		streams = append(streams, s)
 	}
-	return clients, nil
+	return streams, nil
 }
 
-func closeAll(clients []*client.Client) {
-	for _, c := range clients {
-		c.Close()
+// abortAll drops streams no episode was played on.
+func abortAll(streams []*client.Stream) {
+	for _, s := range streams {
+		s.Abort()
 	}
 }
 

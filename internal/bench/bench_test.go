@@ -213,3 +213,25 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRunCallTimeout: a step the server does not answer within the call
+// timeout fails its episode as "timeout", and the run ends by itself with
+// every episode accounted for; the late answer is ignored.
+func TestRunCallTimeout(t *testing.T) {
+	srv, ds, _ := startServerLog(t, serverOptions{})
+	tasks := tasksOf(ds)
+	for i := range tasks { // runs until the server's statement timeout
+		tasks[i].GoldSQL = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+	}
+	rep, err := Run(context.Background(), Config{URL: srv.URL, Sockets: 1, EpisodesPerSocket: 2, Episodes: 2,
+		Script: ScriptGold, Tasks: tasks, CallTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Started != 2 || rep.Failed != 2 || rep.Ended != 0 {
+		t.Errorf("started %d, failed %d, ended %d; want 2 started, both failed", rep.Started, rep.Failed, rep.Ended)
+	}
+	if rep.Errors["timeout"] != 2 || rep.ErrorCount() != 2 {
+		t.Errorf("errors %v, want 2 timeouts", rep.Errors)
+	}
+}

@@ -1,12 +1,13 @@
 package bench
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+
+	gojson "github.com/goccy/go-json"
 
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -16,175 +17,255 @@ import (
 // when the database shows no table. Correctness does not matter here.
 const fixedQuery = "SELECT 1"
 
-// player plays one episode's script on one socket.
-type player struct {
-	run  *run
-	c    *client.Client
-	id   string // episode id
-	task string // its task id
-	n    int64  // the episode's number in the run
+// episode is one episode a socket plays: its number in the run, the id
+// and task the server gave it, and the steps its script has left.
+type episode struct {
+	n       int64
+	id      string
+	task    string
+	actions []*action
 }
 
-// episode resets episode n, plays the script and counts how it ended.
-// It returns errStop when the worker should stop.
-func (r *run) episode(ctx context.Context, c *client.Client, n int64) error {
+// action is one step of a script, its params encoded once.
+type action struct {
+	tool   string // the tool it calls: its latency key and whether it runs SQL
+	params []byte // episode.step's params
+	// then, when set, reads the step's whole result and returns the
+	// steps that follow it.
+	then func(*schemas.StepResult) []*action
+}
+
+// next starts the slot's next episode, or retires the slot when the run's
+// bounds or ctx say no more start.
+func (s *socket) next() {
+	n, ok := s.r.ticket()
+	if !ok || s.ctx.Err() != nil {
+		s.retire()
+		return
+	}
+	r := s.r
 	seed := r.cfg.Seed + n
 	p := schemas.ResetParams{Dataset: r.cfg.Dataset, Seed: &seed, ActionFormat: "hermes", Tags: r.tags}
 	if r.cfg.Script == ScriptGold {
 		turns := r.cfg.GoldRepeats + 1 // whatever the server's default budget
 		p.MaxTurns = &turns
 	}
+	params, _ := schemas.Marshal(p)
+	s.send(&call{kind: callReset, ep: &episode{n: n}, key: keyReset}, schemas.MethodReset, params)
+}
+
+// reply handles the server's answer to c: a result, or a JSON-RPC error.
+func (s *socket) reply(c *call, result []byte, rpcErr *schemas.Error) {
+	if c.kind == callAbandon {
+		s.next()
+		return
+	}
+	r := s.r
+	d := time.Since(c.t0)
+	r.lat[c.key].record(d)
+	if c.kind == callStep {
+		r.lat[keyStep].record(d)
+	}
+	if rpcErr != nil {
+		r.errCount.Add(1)
+		r.count(r.errs, strconv.Itoa(rpcErr.Code))
+	}
+	switch c.kind {
+	case callReset:
+		s.afterReset(c.ep, result, rpcErr)
+	case callStep:
+		s.afterStep(c.ep, c.act, result, rpcErr)
+	case callClose:
+		s.afterClose(c.ep, result, rpcErr)
+	}
+}
+
+// afterReset starts the episode's script, or, when the reset was refused,
+// the slot's next episode (after a pause when the server is full).
+func (s *socket) afterReset(ep *episode, result []byte, rpcErr *schemas.Error) {
+	r := s.r
 	var res resetReply
-	if err := r.call(ctx, c, keyReset, schemas.MethodReset, p, &res, time.Time{}); err != nil {
+	if rpcErr == nil && gojson.Unmarshal(result, &res) != nil {
+		rpcErr = &schemas.Error{Code: schemas.CodeInternal, Message: "bench: unreadable reset result"}
+		r.errCount.Add(1)
+		r.count(r.errs, "unreadable")
+	}
+	if rpcErr != nil {
 		r.resetsFailed.Add(1)
-		return r.afterError(ctx, err)
+		if rpcErr.Code == schemas.CodeCapacity || rpcErr.Code == schemas.CodeEpisodeBusy {
+			s.after(10*time.Millisecond, s.next)
+			return
+		}
+		s.next()
+		return
 	}
 	r.started.Add(1)
-	pl := &player{run: r, c: c, id: res.EpisodeID, task: res.Task.TaskID, n: n}
-	ended, err := pl.play(ctx)
-	if err == nil && !ended {
-		ended, err = pl.close(ctx)
-	}
+	ep.id, ep.task = res.EpisodeID, res.Task.TaskID
+	actions, err := s.script(ep)
 	if err != nil {
-		r.failed.Add(1)
-		pl.abandon(ctx, err)
-		return r.afterError(ctx, err)
+		r.errCount.Add(1)
+		r.count(r.errs, "no_gold")
+		s.fail(ep)
+		return
 	}
-	r.ended.Add(1)
-	return nil
+	ep.actions = actions
+	s.take(ep)
 }
 
-// play runs the script until it submits or the episode ends; ended says
-// whether the server ended it.
-func (p *player) play(ctx context.Context) (ended bool, err error) {
-	switch p.run.cfg.Script {
-	case ScriptSubmit:
-		return p.step(ctx, client.ToolCall("submit", map[string]any{"sql": fixedQuery}))
-	case ScriptGold:
-		gold, ok := p.run.golds[p.task]
-		if !ok {
-			p.run.errCount.Add(1)
-			p.run.count(p.run.errs, "no_gold")
-			return false, fmt.Errorf("%w: the server drew task %s, which the tasks given lack", errNoGold, p.task)
-		}
-		return p.steps(ctx, goldActions(gold, p.run.cfg.GoldRepeats))
+// take sends the episode's next step, or closes it when its script has
+// none left.
+func (s *socket) take(ep *episode) {
+	if len(ep.actions) == 0 {
+		params, _ := schemas.Marshal(schemas.CloseParams{EpisodeID: ep.id})
+		s.send(&call{kind: callClose, ep: ep, key: keyClose}, schemas.MethodClose, params)
+		return
 	}
-	var tables []string
-	ended, err = p.stepThen(ctx, client.ToolCall("inspect_schema", map[string]any{}), func(r *schemas.StepResult) {
-		tables = parseTables(r.Observation.Content)
-	})
-	if ended || err != nil {
-		return ended, err
+	a := ep.actions[0]
+	ep.actions = ep.actions[1:]
+	if s.ready != nil {
+		s.ready <- pacedStep{ep, a}
+		return
 	}
-	return p.steps(ctx, p.actions(pickTable(tables, p.n)))
+	s.sendStep(ep, a, time.Time{})
 }
 
-// steps takes the actions in turn until one ends the episode.
-func (p *player) steps(ctx context.Context, actions []schemas.Action) (ended bool, err error) {
-	for _, a := range actions {
-		if ended, err = p.step(ctx, a); ended || err != nil {
-			return ended, err
-		}
-	}
-	return false, nil
+// sendStep sends a step, timed from due when it was paced.
+func (s *socket) sendStep(ep *episode, a *action, due time.Time) {
+	s.r.sent.Add(1)
+	s.send(&call{kind: callStep, ep: ep, act: a, key: stepKey(a.tool), t0: due}, schemas.MethodStep, a.params)
 }
 
-// actions are the steps after inspect_schema, on one table.
-func (p *player) actions(table string) []schemas.Action {
-	sample, count := fixedQuery, fixedQuery
-	if table != "" {
-		sample, count = "SELECT * FROM "+table+" LIMIT 5", "SELECT count(*) FROM "+table
+// afterStep counts what a step reported and goes on with the episode, or
+// with the slot's next one when this one ended or failed.
+func (s *socket) afterStep(ep *episode, a *action, result []byte, rpcErr *schemas.Error) {
+	r := s.r
+	var res schemas.StepResult
+	if rpcErr == nil && decodeStep(result, a.then != nil, &res) != nil {
+		r.errCount.Add(1)
+		r.count(r.errs, "unreadable")
+		rpcErr = &schemas.Error{}
 	}
-	if p.run.cfg.Script == ScriptExplore {
-		return []schemas.Action{
-			client.ToolCall("inspect_schema", map[string]any{"table": table}),
-			client.ToolCall("execute_sql", map[string]any{"sql": sample}),
-			client.ToolCall("execute_sql", map[string]any{"sql": count}),
-			client.ToolCall("submit", map[string]any{"sql": count}),
-		}
-	}
-	call, _ := json.Marshal(map[string]any{"name": "submit", "arguments": map[string]string{"sql": count}})
-	return []schemas.Action{
-		client.ToolCall("execute_sql", map[string]any{"sql": sample}),
-		client.Text("I will count the rows.\n<tool_call>" + string(call) + "</tool_call>"),
-	}
-}
-
-func (p *player) step(ctx context.Context, a schemas.Action) (bool, error) {
-	return p.stepThen(ctx, a, nil)
-}
-
-// stepThen takes one step (at its scheduled time, when the run is
-// paced), hands its result to then (when not nil), and counts what it
-// reports; it returns whether the episode ended.
-func (p *player) stepThen(ctx context.Context, a schemas.Action, then func(*schemas.StepResult)) (bool, error) {
-	tool := a.Tool
-	if a.Text != nil {
-		tool = "submit" // the scripts' only text action
-	}
-	r := p.run
-	due, err := r.pace.wait(ctx)
-	if err != nil {
-		return false, err
-	}
-	res, err := p.send(ctx, tool, a, due, then == nil)
-	if err != nil {
-		return false, err
+	if rpcErr != nil {
+		s.fail(ep)
+		return
 	}
 	r.steps.Add(1)
-	if tool == "execute_sql" || tool == "submit" {
+	if a.tool == "execute_sql" || a.tool == "submit" {
 		r.sqlSteps.Add(1)
 	}
 	if res.Info.Error != nil {
 		r.count(r.toolErrors, res.Info.Error.Code)
 	}
-	if then != nil {
-		then(&res)
+	if res.Terminated || res.Truncated {
+		r.count(r.outcomes, outcomeName(res.Info.Outcome))
+		r.ended.Add(1)
+		s.next()
+		return
 	}
-	if !res.Terminated && !res.Truncated {
-		return false, nil
+	if a.then != nil {
+		ep.actions = a.then(&res)
 	}
-	r.count(r.outcomes, outcomeName(res.Info.Outcome))
-	return true, nil
+	s.take(ep)
 }
 
-// send makes the step call; with slim, only the counted fields of the
-// reply are decoded.
-func (p *player) send(ctx context.Context, tool string, a schemas.Action, due time.Time, slim bool) (schemas.StepResult, error) {
-	params := schemas.StepParams{EpisodeID: p.id, Action: a}
-	key := stepKey(tool)
-	if !slim {
-		var res schemas.StepResult
-		err := p.run.call(ctx, p.c, key, schemas.MethodStep, params, &res, due)
-		return res, err
-	}
-	var reply stepReply
-	err := p.run.call(ctx, p.c, key, schemas.MethodStep, params, &reply, due)
-	return reply.result(), err
-}
-
-// close ends an episode the script left running.
-func (p *player) close(ctx context.Context) (bool, error) {
+// afterClose counts how a closed episode ended.
+func (s *socket) afterClose(ep *episode, result []byte, rpcErr *schemas.Error) {
 	var res schemas.CloseResult
-	err := p.run.call(ctx, p.c, keyClose, schemas.MethodClose, schemas.CloseParams{EpisodeID: p.id}, &res, time.Time{})
-	if err != nil {
-		return false, err
+	if rpcErr == nil && gojson.Unmarshal(result, &res) != nil {
+		s.r.errCount.Add(1)
+		s.r.count(s.r.errs, "unreadable")
+		rpcErr = &schemas.Error{}
 	}
-	p.run.count(p.run.outcomes, outcomeName(res.Outcome))
-	return true, nil
+	if rpcErr != nil {
+		s.fail(ep)
+		return
+	}
+	s.r.count(s.r.outcomes, outcomeName(res.Outcome))
+	s.r.ended.Add(1)
+	s.next()
 }
 
-// abandon closes an episode that failed on a JSON-RPC error, so it does not
-// hold a place on the server until its idle timeout. It is not counted:
-// the episode may have ended already.
-func (p *player) abandon(ctx context.Context, err error) {
-	var rpcErr *schemas.Error
-	if !errors.As(err, &rpcErr) && !errors.Is(err, errNoGold) {
-		return // the socket is gone, or the run was cancelled
+// fail counts a started episode as failed and closes it, so it does not
+// hold a place on the server until its idle timeout; the slot's next
+// episode starts when the close is answered.
+func (s *socket) fail(ep *episode) {
+	s.r.failed.Add(1)
+	params, _ := schemas.Marshal(schemas.CloseParams{EpisodeID: ep.id})
+	s.send(&call{kind: callAbandon, ep: ep}, schemas.MethodClose, params)
+}
+
+// lost accounts for a call that got no answer: the stream ended, the run
+// was cancelled, or it timed out. Its slot retires, as the stream is
+// gone or the server is not answering.
+func (s *socket) lost(c *call, code string) {
+	r := s.r
+	switch c.kind {
+	case callReset:
+		r.resetsFailed.Add(1)
+	case callStep, callClose:
+		r.failed.Add(1)
 	}
-	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	p.c.CloseEpisode(cctx, p.id)
+	if c.kind != callAbandon {
+		r.errCount.Add(1)
+		r.count(r.errs, code)
+	}
+	s.retire()
+}
+
+// script is the episode's steps, as its script plays them.
+func (s *socket) script(ep *episode) ([]*action, error) {
+	r := s.r
+	switch r.cfg.Script {
+	case ScriptSubmit:
+		return []*action{toolAction(ep.id, "submit", fixedQuery)}, nil
+	case ScriptGold:
+		gold, ok := r.golds[ep.task]
+		if !ok {
+			return nil, fmt.Errorf("%w: the server drew task %s, which the tasks given lack", errNoGold, ep.task)
+		}
+		return goldActions(ep.id, gold, r.cfg.GoldRepeats), nil
+	}
+	first := newAction(ep.id, client.ToolCall("inspect_schema", map[string]any{}))
+	first.then = func(res *schemas.StepResult) []*action {
+		return s.actions(ep, pickTable(parseTables(res.Observation.Content), ep.n))
+	}
+	return []*action{first}, nil
+}
+
+// actions are the steps after inspect_schema, on one table.
+func (s *socket) actions(ep *episode, table string) []*action {
+	sample, count := fixedQuery, fixedQuery
+	if table != "" {
+		sample, count = "SELECT * FROM "+table+" LIMIT 5", "SELECT count(*) FROM "+table
+	}
+	if s.r.cfg.Script == ScriptExplore {
+		return []*action{
+			newAction(ep.id, client.ToolCall("inspect_schema", map[string]any{"table": table})),
+			toolAction(ep.id, "execute_sql", sample),
+			toolAction(ep.id, "execute_sql", count),
+			toolAction(ep.id, "submit", count),
+		}
+	}
+	call, _ := json.Marshal(map[string]any{"name": "submit", "arguments": map[string]string{"sql": count}})
+	return []*action{
+		toolAction(ep.id, "execute_sql", sample),
+		newAction(ep.id, client.Text("I will count the rows.\n<tool_call>"+string(call)+"</tool_call>")),
+	}
+}
+
+// toolAction calls tool with {"sql": sql}.
+func toolAction(episodeID, tool, sql string) *action {
+	return newAction(episodeID, client.ToolCall(tool, map[string]any{"sql": sql}))
+}
+
+// newAction encodes a's step params for the episode.
+func newAction(episodeID string, a schemas.Action) *action {
+	tool := a.Tool
+	if a.Text != nil {
+		tool = "submit" // the scripts' only text action
+	}
+	params, _ := schemas.Marshal(schemas.StepParams{EpisodeID: episodeID, Action: a})
+	return &action{tool: tool, params: params}
 }
 
 func outcomeName(o string) string {

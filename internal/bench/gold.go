@@ -66,11 +66,11 @@ func taskDiff(served []string, local []Task) string {
 
 // goldActions are the gold script's steps: execute_sql of the gold
 // repeats times, then submit it.
-func goldActions(gold string, repeats int) []schemas.Action {
-	args := map[string]any{"sql": gold}
-	out := make([]schemas.Action, 0, repeats+1)
+func goldActions(episodeID, gold string, repeats int) []*action {
+	run := toolAction(episodeID, "execute_sql", gold)
+	out := make([]*action, 0, repeats+1)
 	for range repeats {
-		out = append(out, client.ToolCall("execute_sql", args))
+		out = append(out, run)
 	}
-	return append(out, client.ToolCall("submit", args))
+	return append(out, toolAction(episodeID, "submit", gold))
 }

@@ -50,7 +50,7 @@ type Report struct {
 	Process ServerProcess `json:"server_process"`
 
 	Latency    map[string]Latency `json:"latency"`     // by method, and episode.step by tool
-	Errors     map[string]int64   `json:"errors"`      // failed calls: JSON-RPC code, or timeout, closed, transport, canceled
+	Errors     map[string]int64   `json:"errors"`      // failed calls: JSON-RPC code, or timeout, closed (the socket ended), canceled, unreadable, no_gold
 	ToolErrors map[string]int64   `json:"tool_errors"` // steps whose observation carried info.error, by code
 	Outcomes   map[string]int64   `json:"outcomes"`
 	CPU        CPU                `json:"cpu"`

@@ -1,15 +1,12 @@
 package bench
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -70,26 +67,9 @@ func newRun(cfg Config) *run {
 	return r
 }
 
-// errStop tells a worker to stop: its socket is gone or the run was cancelled.
-var errStop = errors.New("bench: stop")
-
 // errNoGold fails a gold-script episode whose task has no gold on this
-// side; the worker goes on with the next.
+// side; the slot goes on with the next.
 var errNoGold = errors.New("bench: no gold")
-
-// worker plays episodes one after another on c until the run's bounds,
-// ctx, or the socket end.
-func (r *run) worker(ctx context.Context, c *client.Client) {
-	for ctx.Err() == nil {
-		n, ok := r.ticket()
-		if !ok {
-			return
-		}
-		if err := r.episode(ctx, c, n); errors.Is(err, errStop) {
-			return
-		}
-	}
-}
 
 // ticket claims the next episode's number, unless a bound is reached.
 func (r *run) ticket() (int64, bool) {
@@ -101,76 +81,6 @@ func (r *run) ticket() (int64, bool) {
 		return 0, false
 	}
 	return n, true
-}
-
-// call makes one call within the call timeout, timing it under key when
-// the server answered (with a result or a JSON-RPC error) and counting
-// its error. A paced call is timed from due, its scheduled send time, so
-// that the wait for a free episode counts; others (due zero) from now.
-func (r *run) call(ctx context.Context, c *client.Client, key, method string, params, result any, due time.Time) error {
-	cctx, cancel := context.WithTimeout(ctx, r.cfg.CallTimeout)
-	defer cancel()
-	t0 := time.Now()
-	if !due.IsZero() {
-		r.lag.record(t0.Sub(due))
-		t0 = due
-	}
-	if key != keyReset && key != keyClose {
-		r.sent.Add(1)
-	}
-	err := c.Call(cctx, method, params, result)
-	d := time.Since(t0)
-	var rpcErr *schemas.Error
-	if err == nil || errors.As(err, &rpcErr) {
-		r.lat[key].record(d)
-		if key != method {
-			r.lat[method].record(d)
-		}
-	}
-	if err != nil {
-		r.errCount.Add(1)
-		r.count(r.errs, errorCode(ctx, err))
-	}
-	return err
-}
-
-// errorCode names a failed call in the report: its JSON-RPC code, or what
-// happened to it on the way.
-func errorCode(ctx context.Context, err error) string {
-	var rpcErr *schemas.Error
-	switch {
-	case errors.As(err, &rpcErr):
-		return strconv.Itoa(rpcErr.Code)
-	case ctx.Err() != nil:
-		return "canceled"
-	case errors.Is(err, context.DeadlineExceeded):
-		return "timeout"
-	case errors.Is(err, client.ErrClosed):
-		return "closed"
-	default:
-		return "transport"
-	}
-}
-
-// afterError decides how a worker goes on after a failed call: on a
-// JSON-RPC error it plays the next episode (after a pause when the server
-// said it is full), on anything else it stops.
-func (r *run) afterError(ctx context.Context, err error) error {
-	var rpcErr *schemas.Error
-	if errors.Is(err, errNoGold) {
-		return nil
-	}
-	if !errors.As(err, &rpcErr) {
-		return errStop
-	}
-	if rpcErr.Code == schemas.CodeCapacity || rpcErr.Code == schemas.CodeEpisodeBusy {
-		select {
-		case <-ctx.Done():
-			return errStop
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	return nil
 }
 
 // count adds one to m[key] under the run's lock.
