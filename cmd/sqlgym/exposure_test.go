@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,4 +167,17 @@ func (w *signalWriter) Write(p []byte) (int, error) {
 		close(w.ready)
 	}
 	return len(p), nil
+}
+
+// TestServeReplyDelayBounds: a --reply-delay that is negative or longer
+// than a second is refused before anything starts, saying what it takes.
+func TestServeReplyDelayBounds(t *testing.T) {
+	for _, d := range []string{"-1ms", "2s"} {
+		err := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(), "--reply-delay", d},
+			io.Discard, io.Discard)
+		var ue usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--reply-delay must be between 0 and 1s") {
+			t.Errorf("--reply-delay %s gave %v, want a usage error naming its range", d, err)
+		}
+	}
 }

@@ -34,6 +34,7 @@ type serverOpts struct {
 	idleTimeout time.Duration
 	frameBytes  int64
 	grace       time.Duration
+	replyDelay  time.Duration
 	bounds      clientBounds
 }
 
@@ -48,6 +49,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.DurationVar(&f.server.idleTimeout, "idle-timeout", 10*time.Minute, "idle time after which an episode is abandoned")
 	bytesVar(fs, &f.server.frameBytes, "max-frame-bytes", 4<<20, "largest WebSocket frame or HTTP body accepted")
 	fs.DurationVar(&f.server.grace, "shutdown-grace", 30*time.Second, "how long shutdown waits for running steps")
+	fs.DurationVar(&f.server.replyDelay, "reply-delay", rpc.DefaultReplyDelay,
+		"how long a reply may wait for those of the other requests its WebSocket is running, so that one write sends them together (0: never waits)")
 	f.server.bounds.register(fs)
 	fs.StringVar(&f.logFormat, "log-format", "console", "log format: json or console")
 	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
@@ -73,7 +76,19 @@ func (o *serverOpts) check() error {
 	if o.maxEpisodes < 1 || o.idleTimeout <= 0 || o.frameBytes < 1024 {
 		return usageError{"--max-episodes must be >= 1, --idle-timeout > 0 and --max-frame-bytes >= 1024"}
 	}
+	if o.replyDelay < 0 || o.replyDelay > time.Second {
+		return usageError{fmt.Sprintf("--reply-delay must be between 0 and 1s, got %s", o.replyDelay)}
+	}
 	return o.bounds.check(o.frameBytes)
+}
+
+// replyDelay is --reply-delay as the server takes it: 0 there means the
+// default, a negative delay none.
+func replyDelay(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
 
 func serve(ctx context.Context, f *serveFlags, log *zap.Logger, stdout io.Writer) error {
@@ -129,6 +144,7 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 		Logger: log, Token: o.token, MaxFrameBytes: o.frameBytes,
 		MaxConnBytes: o.bounds.connBytes, StallTimeout: o.bounds.stallTimeout,
 		MaxReadingBytes: o.bounds.readingBytes, MaxConnections: o.bounds.connections,
+		ReplyDelay: replyDelay(o.replyDelay),
 	})
 	ln, err := listen()
 	if err != nil {

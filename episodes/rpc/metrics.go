@@ -16,6 +16,8 @@ type metrics struct {
 	slowMessages prometheus.Counter
 	refusedConns prometheus.Counter
 	readPauses   prometheus.Counter
+	replies      prometheus.Counter
+	flushes      prometheus.Counter
 }
 
 // newMetrics registers the transport's metrics on reg; a metric already
@@ -37,6 +39,10 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			"WebSocket upgrades and HTTP RPC requests refused with 503 at --max-connections."),
 		readPauses: counter("sqlgym_websocket_read_pauses_total",
 			"Times a WebSocket's reading paused because it held --max-conn-bytes (backpressure)."),
+		replies: counter("sqlgym_websocket_replies_total",
+			"Reply frames written to WebSockets."),
+		flushes: counter("sqlgym_websocket_flushes_total",
+			"Writes that sent a WebSocket's gathered frames: replies over flushes is how many replies a write carried (--reply-delay)."),
 	}
 }
 

@@ -36,6 +36,10 @@ type ServerConfig struct {
 	StallTimeout    time.Duration // how long a socket may hold MaxConnBytes with nothing written before it is closed (10s)
 	MaxReadingBytes int64         // bytes of messages being received, over every socket and HTTP request (128 MiB)
 	MaxConnections  int           // open WebSockets and HTTP RPC requests at once (4096)
+	// ReplyDelay is how long a reply may wait for the replies of the
+	// other frames its socket is running, so that one write sends them
+	// together (DefaultReplyDelay; negative: none waits).
+	ReplyDelay time.Duration
 }
 
 // Defaults of the server's bounds on what clients can make it hold.
@@ -44,6 +48,7 @@ const (
 	DefaultStallTimeout    = 10 * time.Second
 	DefaultMaxReadingBytes = 128 << 20
 	DefaultMaxConnections  = 4096
+	DefaultReplyDelay      = time.Millisecond
 )
 
 func (c *ServerConfig) setDefaults() {
@@ -67,6 +72,9 @@ func (c *ServerConfig) setDefaults() {
 	}
 	if c.MaxConnBytes <= 0 {
 		c.MaxConnBytes = DefaultMaxConnBytes
+	}
+	if c.ReplyDelay == 0 {
+		c.ReplyDelay = DefaultReplyDelay
 	}
 	if c.StallTimeout <= 0 {
 		c.StallTimeout = DefaultStallTimeout
@@ -279,7 +287,7 @@ func (s *Server) Close(ctx context.Context) error {
 func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
 	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(WrapListener(ln)) }()
 	select {
 	case err := <-errc:
 		return err

@@ -40,6 +40,7 @@ type wsConn struct {
 // MaxConnections until it is closed.
 func (s *Server) serveConn(ws *websocket.Conn) {
 	c := &wsConn{s: s, ws: ws, q: newConnBytes(s.cfg.MaxConnBytes), parsed: make(chan struct{}, 1)}
+	c.q.delay, c.q.fire = s.cfg.ReplyDelay, c.write
 	c.ctx, c.cancel = context.WithCancel(s.base)
 	c.pinger = time.AfterFunc(math.MaxInt64, c.pingDue)
 	c.pinger.Reset(s.cfg.PingInterval) // armed only once c.pinger is set: pingDue re-arms it
@@ -75,6 +76,7 @@ func (c *wsConn) finish() {
 		c.closeFrame(websocket.CloseNormalClosure, "")
 	}
 	c.pinger.Stop()
+	c.q.stopTimer()
 	c.cancel()
 	c.ws.Close()
 	c.s.open.Add(-1)

@@ -32,10 +32,20 @@ type connBytes struct {
 	roomAvail chan struct{}
 
 	writing  bool // a writer runs
+	dirty    bool // the writer has written since it last flushed (taskFlush)
 	pingDue  bool // a ping is due
 	stopDue  bool // the server shuts down: a close frame is due
 	ended    bool // the reader and every job have ended: closing the socket is due
 	finished bool // the socket has been closed
+
+	// Gathering replies: while other frames of the connection run, a
+	// reply waits up to delay for theirs, so that one write sends them
+	// all (0: never waits).
+	running int           // frames being run
+	delay   time.Duration // how long a reply may wait for others
+	timer   *time.Timer   // runs gathered replies' writer once delay has passed
+	armed   bool          // timer is set
+	fire    func()        // what the timer runs: the writer, when one is due (set by the connection)
 }
 
 func newConnBytes(max int64) *connBytes {
@@ -63,6 +73,7 @@ func (q *connBytes) hold(n int) int64 {
 	c := max(int64(n), frameReserve)
 	q.mu.Lock()
 	q.held += c
+	q.running++
 	q.mu.Unlock()
 	return c
 }
@@ -72,16 +83,63 @@ func (q *connBytes) hold(n int) int64 {
 func (q *connBytes) done(c int64, reply []byte) bool {
 	q.mu.Lock()
 	q.held -= c
-	write := false
+	q.running--
 	if reply != nil && !q.closed {
 		q.held += int64(len(reply))
 		q.queued += int64(len(reply))
 		q.queue = append(q.queue, reply)
-		write = q.startWriter()
+	}
+	write := false
+	if len(q.queue) > 0 && !q.writing && !q.finished {
+		if q.gather() {
+			q.arm()
+		} else {
+			write = q.startWriter()
+		}
 	}
 	q.mu.Unlock()
 	signal(q.roomAvail)
 	return write
+}
+
+// gather reports whether the queued replies should wait for those of
+// the frames still running. Called with mu held.
+func (q *connBytes) gather() bool {
+	return q.delay > 0 && q.running > 0 && q.queued < corkMax
+}
+
+// arm sets the timer that writes gathered replies once delay has passed,
+// unless it is set. Called with mu held.
+func (q *connBytes) arm() {
+	if q.armed {
+		return
+	}
+	q.armed = true
+	if q.timer == nil {
+		q.timer = time.AfterFunc(q.delay, q.fired)
+		return
+	}
+	q.timer.Reset(q.delay)
+}
+
+// stopTimer stops the gathering timer: the socket is closed.
+func (q *connBytes) stopTimer() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.timer != nil {
+		q.timer.Stop()
+	}
+}
+
+// fired runs on the timer: the replies gathered have waited long enough.
+func (q *connBytes) fired() {
+	q.mu.Lock()
+	q.armed = false
+	write := len(q.queue) > 0 && q.startWriter()
+	q.mu.Unlock()
+	if write {
+		q.fire()
+	}
 }
 
 // startWriter reports whether the caller becomes the writer: true when
@@ -135,6 +193,7 @@ const (
 	taskStop              // send the shutdown's close frame (replies were dropped)
 	taskPing              // send a ping
 	taskReply             // write the reply given with it
+	taskFlush             // send what was written since the last flush
 	taskEnd               // close the socket: nothing will be due any more
 )
 
@@ -151,10 +210,12 @@ func (q *connBytes) next() (task, []byte) {
 			return q.nextData()
 		}
 		q.dropLocked()
+		q.dirty = true
 		return taskStop, nil
 	case q.pingDue:
 		q.pingDue = false
 		if !q.closed {
+			q.dirty = true
 			return taskPing, nil
 		}
 	}
@@ -168,7 +229,11 @@ func (q *connBytes) nextData() (task, []byte) {
 		b := q.queue[0]
 		q.queue[0] = nil
 		q.queue = q.queue[1:]
+		q.dirty = true
 		return taskReply, b
+	case q.dirty:
+		q.dirty = false
+		return taskFlush, nil
 	case q.ended && !q.finished:
 		q.finished = true
 		q.writing = false

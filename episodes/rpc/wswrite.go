@@ -16,11 +16,17 @@ const writeChunk = 16 << 10
 // write data frames. It does what is due until nothing is, then returns;
 // an idle connection thus has no writer and holds no stack for one.
 func (c *wsConn) write() {
+	cc := corkOf(c.ws)
 	for {
 		t, b := c.q.next()
+		if cc != nil && (t == taskReply || t == taskPing || t == taskStop) {
+			cc.cork()
+		}
 		switch t {
 		case taskNone:
 			return
+		case taskFlush:
+			c.flush(cc)
 		case taskStop:
 			c.stopWriting()
 		case taskPing:
@@ -28,6 +34,7 @@ func (c *wsConn) write() {
 				c.writeFailed()
 			}
 		case taskReply:
+			c.s.metrics.replies.Inc() // before the reply can reach its reader
 			if err := c.writeReply(b); err != nil {
 				c.writeFailed()
 				continue
@@ -37,6 +44,17 @@ func (c *wsConn) write() {
 			c.finish()
 			return
 		}
+	}
+}
+
+// flush sends what the writer gathered on cc (nil: the connection
+// writes through, each frame as it is written).
+func (c *wsConn) flush(cc *corkConn) {
+	if cc == nil {
+		return
+	}
+	if err := cc.uncork(c.s.metrics.flushes.Inc); err != nil {
+		c.writeFailed()
 	}
 }
 

@@ -47,7 +47,9 @@ func Start(tb testing.TB, cfg episodes.Config, o Options) *Server {
 		o.Server(&scfg)
 	}
 	srv := rpc.NewServer(ctx, scfg)
-	hs := httptest.NewServer(srv.Handler())
+	hs := httptest.NewUnstartedServer(srv.Handler())
+	hs.Listener = rpc.WrapListener(hs.Listener) // as Serve does
+	hs.Start()
 	s := &Server{Manager: mgr, Server: srv, HTTP: hs, URL: "ws" + strings.TrimPrefix(hs.URL, "http") + "/v1/ws"}
 	s.stop = sync.OnceFunc(func() {
 		hs.Config.Shutdown(ctx)
