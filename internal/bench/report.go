@@ -246,8 +246,8 @@ func (r *Report) writeProcess(w io.Writer) {
 	}
 	fmt.Fprintf(w, "server process  cpu %.2f s (%.2f cores) over %d steps: %.0f us/step%s; rss peak %.1f MB, end %.1f MB (%s, %d samples of %s)\n",
 		p.CPU, p.Cores, p.Steps, p.CPUPerStepUS, beyond, p.RSSPeak/1e6, p.RSSEnd/1e6, whose, p.Samples, p.MetricsURL)
-	if p.StatementsReused > 0 || p.EndsPerFsync > 0 {
-		fmt.Fprintf(w, "server engine   %.0f%% of statements run from prepared ones; %.1f episode ends per fsync\n",
-			100*p.StatementsReused, p.EndsPerFsync)
+	if p.StatementsReused > 0 || p.EndsPerFsync > 0 || p.RepliesPerWrite > 0 {
+		fmt.Fprintf(w, "server engine   %.0f%% of statements run from prepared ones; %.1f episode ends per fsync; %.1f replies per socket write\n",
+			100*p.StatementsReused, p.EndsPerFsync, p.RepliesPerWrite)
 	}
 }

@@ -23,6 +23,8 @@ const (
 	metricReused   = "sqlgym_db_statements_reused_total"
 	metricEnded    = "sqlgym_episodes_ended_total" // by outcome (summed)
 	metricFsyncs   = "sqlgym_trajectory_fsyncs_total"
+	metricReplies  = "sqlgym_websocket_replies_total"
+	metricFlushes  = "sqlgym_websocket_flushes_total"
 )
 
 // MetricsURL is the /metrics address of the server whose WebSocket
@@ -47,6 +49,7 @@ type sample struct {
 	steps float64
 
 	prepared, reused, ended, fsyncs float64 // absent from a server that has none: 0
+	replies, flushes                float64
 }
 
 // scrape reads the process metrics from the /metrics page at url.
@@ -78,7 +81,8 @@ func scrape(ctx context.Context, hc *http.Client, url, token string) (sample, er
 func parseMetrics(r io.Reader) (sample, error) {
 	var s sample
 	fields := map[string]*float64{metricCPU: &s.cpu, metricRSS: &s.rss, metricSteps: &s.steps,
-		metricPrepared: &s.prepared, metricReused: &s.reused, metricEnded: &s.ended, metricFsyncs: &s.fsyncs}
+		metricPrepared: &s.prepared, metricReused: &s.reused, metricEnded: &s.ended, metricFsyncs: &s.fsyncs,
+		metricReplies: &s.replies, metricFlushes: &s.flushes}
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
@@ -131,9 +135,12 @@ type ServerProcess struct {
 	// StatementsReused is the share of the SQLite statements run that
 	// came from a connection's prepared statements (--db-stmt-cache-bytes);
 	// EndsPerFsync is how many episode ends one fsync of the trajectory
-	// log made durable. Each is 0 when the server reports none.
+	// log made durable; RepliesPerWrite how many reply frames one write
+	// to a WebSocket carried (--reply-delay). Each is 0 when the server
+	// reports none.
 	StatementsReused float64 `json:"statements_reused,omitempty"`
 	EndsPerFsync     float64 `json:"ends_per_fsync,omitempty"`
+	RepliesPerWrite  float64 `json:"replies_per_write,omitempty"`
 }
 
 // sampler reads the server's /metrics while the episodes run.
@@ -216,6 +223,9 @@ func (s *sampler) stop(ctx context.Context, steps int64) ServerProcess {
 	}
 	if fsyncs := last.fsyncs - s.first.fsyncs; fsyncs > 0 {
 		p.EndsPerFsync = (last.ended - s.first.ended) / fsyncs
+	}
+	if flushes := last.flushes - s.first.flushes; flushes > 0 {
+		p.RepliesPerWrite = (last.replies - s.first.replies) / flushes
 	}
 	return p
 }

@@ -37,6 +37,8 @@ sqlgym_db_statements_reused_total 90
 sqlgym_episodes_ended_total{outcome="correct"} 8
 sqlgym_episodes_ended_total{outcome="mismatch"} 4
 sqlgym_trajectory_fsyncs_total 3
+sqlgym_websocket_replies_total 120
+sqlgym_websocket_flushes_total 40
 garbage line
 `
 	s, err := parseMetrics(strings.NewReader(page))
@@ -48,6 +50,9 @@ garbage line
 	}
 	if s.prepared != 30 || s.reused != 90 || s.ended != 12 || s.fsyncs != 3 {
 		t.Errorf("parsed prepared %v, reused %v, ended %v, fsyncs %v; want 30, 90, 12, 3", s.prepared, s.reused, s.ended, s.fsyncs)
+	}
+	if s.replies != 120 || s.flushes != 40 {
+		t.Errorf("parsed replies %v, flushes %v; want 120, 40", s.replies, s.flushes)
 	}
 	_, err = parseMetrics(strings.NewReader("sqlgym_step_seconds_count{tool=\"submit\"} 1\n"))
 	if err == nil || !strings.Contains(err.Error(), "no process collector") {
@@ -79,12 +84,13 @@ func TestRunServerProcess(t *testing.T) {
 	}
 	// The mixed script runs the same statements in every episode, and
 	// ends 200 episodes on a durable log.
-	if p.StatementsReused <= 0 || p.StatementsReused > 1 || p.EndsPerFsync < 1 {
-		t.Errorf("statements reused %v, ends per fsync %v; want a share in (0, 1] and at least 1", p.StatementsReused, p.EndsPerFsync)
+	if p.StatementsReused <= 0 || p.StatementsReused > 1 || p.EndsPerFsync < 1 || p.RepliesPerWrite < 1 {
+		t.Errorf("statements reused %v, ends per fsync %v, replies per write %v; want a share in (0, 1], at least 1, at least 1",
+			p.StatementsReused, p.EndsPerFsync, p.RepliesPerWrite)
 	}
 	var text strings.Builder
 	rep.WriteText(&text)
-	for _, want := range []string{"us/step; rss peak", "clients and the server's together", "of statements run from prepared ones"} {
+	for _, want := range []string{"us/step; rss peak", "clients and the server's together", "of statements run from prepared ones", "replies per socket write"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("the text report lacks %q:\n%s", want, text.String())
 		}
