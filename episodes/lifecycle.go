@@ -2,6 +2,7 @@ package episodes
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -108,23 +109,54 @@ func (m *Manager) CloseQueued(ctx context.Context, id string, ct *StepTicket) (*
 
 // Get returns the trajectory of a live or recently ended episode.
 func (m *Manager) Get(id string) (*schemas.Trajectory, error) {
+	raw, t, err := m.get(id)
+	if err != nil || t != nil {
+		return t, err
+	}
+	t = new(schemas.Trajectory)
+	if err := json.Unmarshal(raw, t); err != nil {
+		return nil, fmt.Errorf("episode %s: read its kept trajectory: %w", id, err)
+	}
+	return t, nil
+}
+
+// GetJSON is Get's trajectory as JSON, as episode.get sends it. A
+// recently ended episode's is the encoding kept since its end, so it is
+// neither decoded nor encoded again.
+func (m *Manager) GetJSON(id string) (json.RawMessage, error) {
+	raw, t, err := m.get(id)
+	if err != nil || raw != nil {
+		return raw, err
+	}
+	return schemas.Marshal(t)
+}
+
+// get returns a live episode's trajectory, or a recently ended one's
+// JSON.
+func (m *Manager) get(id string) (json.RawMessage, *schemas.Trajectory, error) {
 	m.mu.Lock()
 	s, ok := m.live[id]
 	m.mu.Unlock()
 	if ok {
 		t := s.snapshot()
-		return &t, nil
+		return nil, &t, nil
 	}
-	e := m.recentEntry(id)
+	m.mu.Lock()
+	e := m.recent.get(id)
+	var enc []byte // never changed once kept: read after the lock
+	if e != nil {
+		enc = e.enc
+	}
+	m.mu.Unlock()
 	switch {
 	case e == nil:
-		return nil, fmt.Errorf("%w: no live or recent episode %q", ErrNotFound, id)
-	case e.traj == nil:
-		return nil, fmt.Errorf("%w: episode %s ended (%s) and its record is no longer held in memory "+
+		return nil, nil, fmt.Errorf("%w: no live or recent episode %q", ErrNotFound, id)
+	case enc == nil:
+		return nil, nil, fmt.Errorf("%w: episode %s ended (%s) and its record is no longer held in memory "+
 			"(the server's --recent-episodes and --recent-bytes); read it from the trajectory store: %s",
 			ErrNotFound, id, e.summary.Outcome, m.cfg.TrajectoryStore)
 	}
-	return e.traj, nil
+	return enc, nil, nil
 }
 
 // recentEntry returns what is remembered of an ended episode, or nil.

@@ -158,9 +158,15 @@ func (m *Manager) session(id string) (*Session, error) {
 
 // finish moves an ended episode from live to recent, records it and logs it.
 func (m *Manager) finish(ctx context.Context, s *Session, t *schemas.Trajectory) error {
+	enc, err := schemas.Marshal(t) // outside m.mu; kept for episode.get
+	if err != nil {
+		enc = nil // episode.get then points to the store, where End below records it
+		m.cfg.Logger.Error("ended trajectory not kept for episode.get", zap.String("episode", t.EpisodeID), zap.Error(err))
+	}
+	sum := summary(t)
 	m.mu.Lock()
 	delete(m.live, s.id)
-	m.recent.put(t)
+	m.recent.put(t.EpisodeID, sum, enc)
 	// Under m.mu, so the counts set last are the latest.
 	m.metrics.recentBytes.Set(float64(m.recent.bytes))
 	m.metrics.ended(t.Outcome, len(m.live))

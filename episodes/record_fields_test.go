@@ -43,8 +43,10 @@ func playShapes(t *testing.T, h *harness) []string {
 }
 
 // TestRecordedFieldByField reads back episodes of every shape and checks
-// each field of each record against the trajectory episode.get serves;
-// their end lines are slim, leaving the header to the begin lines.
+// each field of each record against the trajectory episode.get serves
+// (from the encoding the manager keeps since the end), and Manager.Get's
+// decoding of it; their end lines are slim, leaving the header to the
+// begin lines.
 func TestRecordedFieldByField(t *testing.T) {
 	h := newHarness(t, options{})
 	ids := playShapes(t, h)
@@ -66,6 +68,14 @@ func TestRecordedFieldByField(t *testing.T) {
 		if r == nil || !r.Complete {
 			t.Fatalf("episode %s read back as %+v", id, r)
 		}
+		// The manager keeps an ended trajectory encoded; Get decodes it.
+		kept, err := h.mgr.Get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kj, wj := mustJSON(t, kept), mustJSON(t, served); !bytes.Equal(kj, wj) {
+			t.Errorf("episode %s: Get gives\n%s\nepisode.get\n%s", id, kj, wj)
+		}
 		g, w := reflect.ValueOf(r.Trajectory), reflect.ValueOf(*served)
 		for i := range g.NumField() {
 			gj, _ := json.Marshal(g.Field(i).Interface())
@@ -78,6 +88,15 @@ func TestRecordedFieldByField(t *testing.T) {
 	if n := slimEnds(t, h); n != len(ids) {
 		t.Errorf("%d done lines, want one per episode (%d)", n, len(ids))
 	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // slimEnds counts the done lines of the harness's log: ends that leave

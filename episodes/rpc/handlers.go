@@ -84,7 +84,7 @@ func handleGet(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas
 	if e != nil {
 		return nil, nil, e
 	}
-	return func(context.Context) (any, error) { return d.m.Get(id) }, nil, nil
+	return func(context.Context) (any, error) { return d.m.GetJSON(id) }, nil, nil
 }
 
 func episodeParam(params json.RawMessage) (string, *schemas.Error) {
