@@ -11,8 +11,9 @@ import (
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
-// Every command that records takes --durability and --sync-interval and
-// refuses a bad value with a usage error naming the flag.
+// Every command that records takes --durability, --sync-interval and
+// --commit-delay, and refuses a bad value with a usage error naming the
+// flag.
 func TestDurabilityUsage(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -22,6 +23,8 @@ func TestDurabilityUsage(t *testing.T) {
 		{[]string{"--durability", ""}, "durability must be episode, interval or none"},
 		{[]string{"--durability", "interval", "--sync-interval", "0s"}, "--sync-interval must be positive"},
 		{[]string{"--sync-interval", "-5ms"}, "--sync-interval must be positive"},
+		{[]string{"--commit-delay", "-1ms"}, "--commit-delay must be between 0 and 1s"},
+		{[]string{"--commit-delay", "2s"}, "--commit-delay must be between 0 and 1s"},
 	}
 	for _, cmd := range []string{"serve", "bench", "repl"} {
 		for _, tt := range tests {

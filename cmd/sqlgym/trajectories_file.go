@@ -14,7 +14,7 @@ import (
 // one, while the server serves. d says when the log is fsynced.
 func openFileWriter(dataDir string, d durabilityFlags, log *zap.Logger) (trajlog.Writer, error) {
 	l, err := trajlog.Open(trajlog.LogDir(dataDir), trajlog.Options{Logger: log, Verify: true,
-		Durability: d.mode, SyncInterval: d.syncInterval})
+		Durability: d.mode, SyncInterval: d.syncInterval, CommitDelay: d.commitDelay})
 	if err != nil {
 		return nil, fmt.Errorf("--data-dir: %w", err)
 	}

@@ -31,7 +31,7 @@ func (l *Log) flushLoop() {
 			continue
 		case <-l.kick:
 		}
-		if d := l.opts.CommitDelay; d > 0 {
+		if d := l.opts.CommitDelay; d > 0 && l.othersLive() {
 			t := time.NewTimer(d)
 			select {
 			case <-t.C:
@@ -42,6 +42,14 @@ func (l *Log) flushLoop() {
 		}
 		l.commit()
 	}
+}
+
+// othersLive reports whether episodes are live, whose ends a commit may
+// wait for.
+func (l *Log) othersLive() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.live) > 0
 }
 
 // commit fsyncs the segment being written and wakes the End calls it

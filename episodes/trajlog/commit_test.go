@@ -66,6 +66,7 @@ func TestConcurrentWritersShareFsyncs(t *testing.T) {
 func TestEndHonoursContext(t *testing.T) {
 	l := mustOpen(t, t.TempDir(), Options{CommitDelay: time.Hour})
 	defer l.Close()
+	beginOther(t, l) // so that the commit waits its hour
 	tr := episode(1)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
@@ -79,13 +80,14 @@ func TestEndHonoursContext(t *testing.T) {
 
 func TestCloseReleasesWaiters(t *testing.T) {
 	l := mustOpen(t, t.TempDir(), Options{CommitDelay: time.Hour})
+	beginOther(t, l) // so that the commit waits its hour
 	errs := make(chan error, 8)
 	for i := range 8 {
 		go func() { errs <- endOne(l, i) }()
 	}
-	// Every End has written its line (the open line, 8 begins, 8 ends)
+	// Every End has written its line (the open line, 9 begins, 8 ends)
 	// and waits on the hour-long commit, or is about to.
-	waitUntil(t, func() bool { return l.Stats().Lines == 17 })
+	waitUntil(t, func() bool { return l.Stats().Lines == 18 })
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -107,6 +109,59 @@ func waitUntil(t *testing.T, cond func() bool) {
 			t.Fatal("condition not met within 10s")
 		}
 		<-tick.C
+	}
+}
+
+// beginOther begins an episode that stays live, whose end a commit delay
+// waits for.
+func beginOther(t *testing.T, l *Log) {
+	t.Helper()
+	if err := l.Begin(context.Background(), episode(999)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCommitDelayOnlyWhileOthersLive: with no other episode live, an
+// End's commit does not wait the commit delay, however long: no other
+// end can come to share its fsync.
+func TestCommitDelayOnlyWhileOthersLive(t *testing.T) {
+	l := mustOpen(t, t.TempDir(), Options{CommitDelay: time.Hour})
+	defer l.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for i := range 3 {
+		before := l.Stats().Fsyncs
+		tr := episode(i)
+		if err := l.Begin(ctx, tr); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.End(ctx, tr); err != nil {
+			t.Fatalf("End of the only live episode = %v, want it fsynced without the hour's wait", err)
+		}
+		if got := l.Stats().Fsyncs - before; got != 1 {
+			t.Errorf("episode %d: %d fsyncs, want 1", i, got)
+		}
+	}
+}
+
+// TestCommitDelayGathersEnds: while another episode is live, the ends
+// that come within the commit delay share one fsync.
+func TestCommitDelayGathersEnds(t *testing.T) {
+	l := mustOpen(t, t.TempDir(), Options{CommitDelay: time.Second})
+	defer l.Close()
+	beginOther(t, l)
+	before := l.Stats().Fsyncs
+	errs := make(chan error, 2)
+	for i := range 2 {
+		go func() { errs <- endOne(l, i) }()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := l.Stats().Fsyncs - before; got != 1 {
+		t.Errorf("2 ends within the commit delay took %d fsyncs, want 1", got)
 	}
 }
 

@@ -32,6 +32,12 @@ const (
 // when Options.SyncInterval is zero.
 const DefaultSyncInterval = 100 * time.Millisecond
 
+// DefaultCommitDelay is how long sqlgym serve's commits wait for more
+// episode ends, while other episodes are live (Options.CommitDelay): at
+// thousands of ends a second it makes each fsync cover several times as
+// many ends (docs/benchmarks.md).
+const DefaultCommitDelay = time.Millisecond
+
 var durabilityNames = [...]string{
 	DurabilityEpisode:  "episode",
 	DurabilityInterval: "interval",

@@ -24,8 +24,10 @@ type Options struct {
 	// one started (64 MiB). A line longer than that gets a segment of its own.
 	SegmentBytes int64
 	// CommitDelay is how long a commit waits for more End calls before it
-	// fsyncs (0: at once; the End calls that arrive while an fsync runs
-	// share the next one either way).
+	// fsyncs, when other episodes are live and may end meanwhile (0: at
+	// once; the End calls that arrive while an fsync runs share the next
+	// one either way). With none live, the End waiting is the only one to
+	// come and its commit does not wait.
 	CommitDelay time.Duration
 	// Durability is what End waits for: DurabilityEpisode (the zero
 	// value) its line's fsync, DurabilityInterval and DurabilityNone only
