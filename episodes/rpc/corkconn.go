@@ -35,13 +35,18 @@ func (l corkListener) Accept() (net.Conn, error) {
 }
 
 // corkConn is a network connection whose writes can be held back and
-// sent together. Uncorked, it writes through.
+// sent together. Uncorked, it writes through. The buffer that gathers
+// them is the pool's while the connection is uncorked, so an idle socket
+// holds none.
 type corkConn struct {
 	net.Conn
 	mu     sync.Mutex // guards the fields below; held across a write, so writes keep their order
 	corked bool
-	buf    []byte
+	buf    *[]byte // gathered writes while corked; nil otherwise
 }
+
+// corkBuffers are the gathering buffers of the corked connections.
+var corkBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
 
 // corkOf is the corkConn under ws, or nil.
 func corkOf(ws *websocket.Conn) *corkConn {
@@ -57,7 +62,10 @@ func (c *corkConn) Write(p []byte) (int, error) {
 	if !c.corked {
 		return c.Conn.Write(p)
 	}
-	if len(c.buf)+len(p) > corkMax {
+	if c.buf == nil {
+		c.buf = corkBuffers.Get().(*[]byte)
+	}
+	if len(*c.buf)+len(p) > corkMax {
 		if err := c.flushLocked(); err != nil {
 			return 0, err
 		}
@@ -65,7 +73,7 @@ func (c *corkConn) Write(p []byte) (int, error) {
 			return c.Conn.Write(p)
 		}
 	}
-	c.buf = append(c.buf, p...)
+	*c.buf = append(*c.buf, p...)
 	return len(p), nil
 }
 
@@ -76,28 +84,36 @@ func (c *corkConn) cork() {
 	c.mu.Unlock()
 }
 
-// uncork writes what was gathered and stops gathering. It calls
-// counted before the write when there is anything to write, so that
-// whoever reads what was written finds it counted.
+// uncork writes what was gathered and stops gathering, giving the buffer
+// back. It calls counted before the write when there is anything to
+// write, so that whoever reads what was written finds it counted.
 func (c *corkConn) uncork(counted func()) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.corked = false
-	if len(c.buf) > 0 {
-		counted()
-	}
-	return c.flushLocked()
-}
-
-func (c *corkConn) flushLocked() error {
-	if len(c.buf) == 0 {
+	if c.buf == nil {
 		return nil
 	}
-	_, err := c.Conn.Write(c.buf)
-	if cap(c.buf) > corkMax {
-		c.buf = nil
-	} else {
-		c.buf = c.buf[:0]
+	if len(*c.buf) > 0 {
+		counted()
 	}
+	err := c.flushLocked()
+	corkBuffers.Put(c.buf)
+	c.buf = nil
+	return err
+}
+
+// flushLocked writes what was gathered and empties the buffer; one that
+// grew past corkMax is let go.
+func (c *corkConn) flushLocked() error {
+	b := *c.buf
+	if len(b) == 0 {
+		return nil
+	}
+	_, err := c.Conn.Write(b)
+	if cap(b) > corkMax {
+		b = make([]byte, 0, 4<<10)
+	}
+	*c.buf = b[:0]
 	return err
 }
