@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	gojson "github.com/goccy/go-json"
-
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -54,45 +52,56 @@ func (s *socket) next() {
 	s.send(&call{kind: callReset, ep: &episode{n: n}, key: keyReset}, schemas.MethodReset, params)
 }
 
-// reply handles the server's answer to c: a result, or a JSON-RPC error.
-func (s *socket) reply(c *call, result []byte, rpcErr *schemas.Error) {
-	if c.kind == callAbandon {
+// reply handles the server's answer to c, read from its frame in one
+// pass: a result, or a JSON-RPC error.
+func (s *socket) reply(c *call, frame []byte) {
+	switch c.kind {
+	case callAbandon:
 		s.next()
-		return
+	case callReset:
+		var res resetReply
+		rpcErr, ok := decodeFrame(frame, &res)
+		s.answered(c, rpcErr, ok)
+		s.afterReset(c.ep, &res, rpcErr == nil && ok, rpcErr)
+	case callStep:
+		var res schemas.StepResult
+		rpcErr, ok := decodeStep(frame, c.act.then != nil, &res)
+		s.answered(c, rpcErr, ok)
+		s.afterStep(c.ep, c.act, &res, rpcErr == nil && ok)
+	case callClose:
+		var res schemas.CloseResult
+		rpcErr, ok := decodeFrame(frame, &res)
+		s.answered(c, rpcErr, ok)
+		s.afterClose(c.ep, &res, rpcErr == nil && ok)
 	}
+}
+
+// answered times an answered call and counts its error: a JSON-RPC error
+// by code, a frame that could not be read as "unreadable".
+func (s *socket) answered(c *call, rpcErr *schemas.Error, readable bool) {
 	r := s.r
 	d := time.Since(c.t0)
 	r.lat[c.key].record(d)
 	if c.kind == callStep {
 		r.lat[keyStep].record(d)
 	}
-	if rpcErr != nil {
+	switch {
+	case !readable:
+		r.errCount.Add(1)
+		r.count(r.errs, "unreadable")
+	case rpcErr != nil:
 		r.errCount.Add(1)
 		r.count(r.errs, strconv.Itoa(rpcErr.Code))
 	}
-	switch c.kind {
-	case callReset:
-		s.afterReset(c.ep, result, rpcErr)
-	case callStep:
-		s.afterStep(c.ep, c.act, result, rpcErr)
-	case callClose:
-		s.afterClose(c.ep, result, rpcErr)
-	}
 }
 
-// afterReset starts the episode's script, or, when the reset was refused,
+// afterReset starts the episode's script, or, when the reset failed,
 // the slot's next episode (after a pause when the server is full).
-func (s *socket) afterReset(ep *episode, result []byte, rpcErr *schemas.Error) {
+func (s *socket) afterReset(ep *episode, res *resetReply, ok bool, rpcErr *schemas.Error) {
 	r := s.r
-	var res resetReply
-	if rpcErr == nil && gojson.Unmarshal(result, &res) != nil {
-		rpcErr = &schemas.Error{Code: schemas.CodeInternal, Message: "bench: unreadable reset result"}
-		r.errCount.Add(1)
-		r.count(r.errs, "unreadable")
-	}
-	if rpcErr != nil {
+	if !ok {
 		r.resetsFailed.Add(1)
-		if rpcErr.Code == schemas.CodeCapacity || rpcErr.Code == schemas.CodeEpisodeBusy {
+		if rpcErr != nil && (rpcErr.Code == schemas.CodeCapacity || rpcErr.Code == schemas.CodeEpisodeBusy) {
 			s.after(10*time.Millisecond, s.next)
 			return
 		}
@@ -137,15 +146,9 @@ func (s *socket) sendStep(ep *episode, a *action, due time.Time) {
 
 // afterStep counts what a step reported and goes on with the episode, or
 // with the slot's next one when this one ended or failed.
-func (s *socket) afterStep(ep *episode, a *action, result []byte, rpcErr *schemas.Error) {
+func (s *socket) afterStep(ep *episode, a *action, res *schemas.StepResult, ok bool) {
 	r := s.r
-	var res schemas.StepResult
-	if rpcErr == nil && decodeStep(result, a.then != nil, &res) != nil {
-		r.errCount.Add(1)
-		r.count(r.errs, "unreadable")
-		rpcErr = &schemas.Error{}
-	}
-	if rpcErr != nil {
+	if !ok {
 		s.fail(ep)
 		return
 	}
@@ -163,20 +166,14 @@ func (s *socket) afterStep(ep *episode, a *action, result []byte, rpcErr *schema
 		return
 	}
 	if a.then != nil {
-		ep.actions = a.then(&res)
+		ep.actions = a.then(res)
 	}
 	s.take(ep)
 }
 
 // afterClose counts how a closed episode ended.
-func (s *socket) afterClose(ep *episode, result []byte, rpcErr *schemas.Error) {
-	var res schemas.CloseResult
-	if rpcErr == nil && gojson.Unmarshal(result, &res) != nil {
-		s.r.errCount.Add(1)
-		s.r.count(s.r.errs, "unreadable")
-		rpcErr = &schemas.Error{}
-	}
-	if rpcErr != nil {
+func (s *socket) afterClose(ep *episode, res *schemas.CloseResult, ok bool) {
+	if !ok {
 		s.fail(ep)
 		return
 	}

@@ -172,7 +172,7 @@ func (s *socket) read() {
 		if err != nil {
 			break
 		}
-		id, result, rpcErr, ok := decodeReply(frame)
+		id, ok := replyID(frame)
 		if !ok {
 			continue
 		}
@@ -181,7 +181,7 @@ func (s *socket) read() {
 		delete(s.pending, id)
 		s.mu.Unlock()
 		if c != nil {
-			s.reply(c, result, rpcErr)
+			s.reply(c, frame)
 		}
 	}
 	s.mu.Lock()

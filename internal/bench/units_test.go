@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sqlgym/sqlgym/schemas"
 )
 
 func TestParseTables(t *testing.T) {
@@ -122,5 +124,45 @@ func TestWriteText(t *testing.T) {
 	}
 	if rep.ErrorCount() != 3 {
 		t.Errorf("ErrorCount = %d, want 3", rep.ErrorCount())
+	}
+}
+
+// TestReplyID reads the id of replies as the server writes them, of
+// replies whose members come in another order, and refuses ids that are
+// not the bench's.
+func TestReplyID(t *testing.T) {
+	tests := []struct {
+		frame string
+		id    int64
+		ok    bool
+	}{
+		{`{"jsonrpc":"2.0","id":42,"result":{"terminated":true}}`, 42, true},
+		{`{"jsonrpc":"2.0","id":7,"error":{"code":-32003,"message":"full"}}`, 7, true},
+		{`{"result":{},"id":9,"jsonrpc":"2.0"}`, 9, true},
+		{`{"jsonrpc":"2.0","id":"x1","result":{}}`, 0, false},
+		{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}`, 0, false},
+		{`not json`, 0, false},
+	}
+	for _, tt := range tests {
+		if id, ok := replyID([]byte(tt.frame)); id != tt.id || ok != tt.ok {
+			t.Errorf("replyID(%s) = %d, %v; want %d, %v", tt.frame, id, ok, tt.id, tt.ok)
+		}
+	}
+}
+
+// TestDecodeFrame reads a result or an error from a reply in one pass,
+// and says when a frame cannot be read.
+func TestDecodeFrame(t *testing.T) {
+	var res schemas.StepResult
+	rpcErr, ok := decodeStep([]byte(`{"jsonrpc":"2.0","id":1,"result":{"observation":{"role":"tool","content":"x"},"terminated":true,"info":{"outcome":"correct"}}}`), false, &res)
+	if !ok || rpcErr != nil || !res.Terminated || res.Info.Outcome != "correct" || res.Observation.Content != "" {
+		t.Errorf("slim step: %+v, %v, %v; want terminated, correct, the observation skipped", res, rpcErr, ok)
+	}
+	rpcErr, ok = decodeFrame([]byte(`{"jsonrpc":"2.0","id":2,"error":{"code":-32002,"message":"ended"}}`), &res)
+	if !ok || rpcErr == nil || rpcErr.Code != -32002 {
+		t.Errorf("error frame: %v, %v; want -32002", rpcErr, ok)
+	}
+	if _, ok := decodeFrame([]byte(`{"jsonrpc":"2.0","id":3,"result":{"terminated":"yes"}}`), &res); ok {
+		t.Error("a result of the wrong shape was read")
 	}
 }

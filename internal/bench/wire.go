@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 
@@ -20,38 +21,54 @@ func appendRequest(b []byte, id int64, method string, params []byte) []byte {
 	return append(b, '}')
 }
 
-// reply is a reply frame as the bench reads it: the result kept raw.
-type reply struct {
-	ID     json.RawMessage `json:"id"`
-	Result json.RawMessage `json:"result"`
-	Error  *schemas.Error  `json:"error"`
-}
+// replyPrefix is how the server begins every reply frame, up to the id.
+const replyPrefix = `{"jsonrpc":"2.0","id":`
 
-// decodeReply reads a reply frame; ok is false for a frame that is not a
-// reply to one of the bench's requests (its ids are numbers).
-func decodeReply(frame []byte) (id int64, result []byte, rpcErr *schemas.Error, ok bool) {
-	var r reply
+// replyID reads the id of a reply frame: at once when the frame begins
+// as the server writes replies, by decoding it otherwise. ok is false for
+// a frame that is not a reply to one of the bench's requests (its ids are
+// numbers).
+func replyID(frame []byte) (id int64, ok bool) {
+	if rest, found := bytes.CutPrefix(frame, []byte(replyPrefix)); found {
+		if end := bytes.IndexByte(rest, ','); end > 0 {
+			if id, err := strconv.ParseInt(string(rest[:end]), 10, 64); err == nil {
+				return id, true
+			}
+		}
+	}
+	var r struct {
+		ID json.RawMessage `json:"id"`
+	}
 	if gojson.Unmarshal(frame, &r) != nil {
-		return 0, nil, nil, false
+		return 0, false
 	}
 	id, err := strconv.ParseInt(string(r.ID), 10, 64)
-	if err != nil {
-		return 0, nil, nil, false
-	}
-	return id, r.Result, r.Error, true
+	return id, err == nil
 }
 
-// decodeStep reads a step's result into res: whole when full is set, and
-// otherwise only the fields the counts need (an observation is skipped,
-// not decoded).
-func decodeStep(result []byte, full bool, res *schemas.StepResult) error {
+// decodeFrame reads a reply frame, its result into result, in one pass,
+// and returns its JSON-RPC error, if any; ok is false for a frame that
+// could not be read.
+func decodeFrame[T any](frame []byte, result *T) (rpcErr *schemas.Error, ok bool) {
+	f := struct {
+		Result *T             `json:"result"`
+		Error  *schemas.Error `json:"error"`
+	}{Result: result}
+	if gojson.Unmarshal(frame, &f) != nil {
+		return nil, false
+	}
+	return f.Error, true
+}
+
+// decodeStep reads a step's reply frame into res: whole when full is set,
+// and otherwise only the fields the counts need (an observation is
+// skipped, not decoded).
+func decodeStep(frame []byte, full bool, res *schemas.StepResult) (*schemas.Error, bool) {
 	if full {
-		return gojson.Unmarshal(result, res)
+		return decodeFrame(frame, res)
 	}
 	var slim stepReply
-	if err := gojson.Unmarshal(result, &slim); err != nil {
-		return err
-	}
+	rpcErr, ok := decodeFrame(frame, &slim)
 	*res = slim.result()
-	return nil
+	return rpcErr, ok
 }
