@@ -253,11 +253,19 @@ func drive(ctx context.Context, cfg Config, streams []*client.Stream) *Report {
 	r := newRun(cfg)
 	cpu0 := processCPU()
 	stopProgress := r.startProgress()
+	stop, paced := make(chan struct{}), make(chan struct{})
+	if r.pace != nil {
+		go func() { defer close(paced); r.sendPaced(ctx, stop) }()
+	} else {
+		close(paced)
+	}
 	var wg sync.WaitGroup
 	for _, st := range streams {
 		wg.Go(newSocket(ctx, r, st).play)
 	}
 	wg.Wait()
+	close(stop)
+	<-paced
 	elapsed := time.Since(r.start)
 	stopProgress()
 	rep := r.report(elapsed, processCPU().sub(cpu0))

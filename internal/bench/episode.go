@@ -131,8 +131,8 @@ func (s *socket) take(ep *episode) {
 	}
 	a := ep.actions[0]
 	ep.actions = ep.actions[1:]
-	if s.ready != nil {
-		s.ready <- pacedStep{ep, a}
+	if s.r.pace != nil {
+		s.r.ready <- pacedStep{s, ep, a}
 		return
 	}
 	s.sendStep(ep, a, time.Time{})

@@ -80,3 +80,28 @@ func TestRunRate(t *testing.T) {
 		t.Errorf("an unpaced run: %v, pacing %+v; want none", err, rep.Pacing)
 	}
 }
+
+// TestPacerSleepsOncePerTick: slots closer together than a tick are
+// handed out a tick at a time, each with its own due time and never
+// before it: the pacer sleeps about once a tick, not once a slot.
+func TestPacerSleepsOncePerTick(t *testing.T) {
+	const slots, every = 50, 100 * time.Microsecond // 5 ticks of slots
+	p := newPacer(time.Now().Add(10*time.Millisecond), float64(time.Second/every))
+	sleeps := 0
+	for i := range slots {
+		before := p.woke
+		due, err := p.wait(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.woke != before {
+			sleeps++
+		}
+		if want := p.start.Add(time.Duration(i) * every); !due.Equal(want) || time.Now().Before(due) {
+			t.Fatalf("slot %d due %v, want %v, handed out no earlier", i, due.Sub(p.start), want.Sub(p.start))
+		}
+	}
+	if sleeps > slots*int(every)/int(pacerTick)+1 {
+		t.Errorf("%d sleeps for %d slots %v apart, want about one a tick (%v)", sleeps, slots, every, pacerTick)
+	}
+}

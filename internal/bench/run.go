@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"sync"
@@ -38,6 +39,7 @@ type run struct {
 	tags  json.RawMessage   // every reset's tags
 	golds map[string]string // the gold script's gold of each task id; read-only
 	pace  *pacer            // nil unless cfg.Rate is set
+	ready chan pacedStep    // paced steps waiting for their slots, from every socket
 
 	lat map[string]*histogram // one per latency key; the map is read-only
 	lag histogram             // paced steps: from the scheduled send time to the sending
@@ -60,6 +62,7 @@ func newRun(cfg Config) *run {
 	}
 	if cfg.Rate > 0 {
 		r.pace = newPacer(r.start, cfg.Rate)
+		r.ready = make(chan pacedStep, cfg.Sockets*cfg.EpisodesPerSocket)
 	}
 	for _, k := range latencyKeys() {
 		r.lat[k] = &histogram{}
@@ -88,4 +91,30 @@ func (r *run) count(m map[string]int64, key string) {
 	r.mu.Lock()
 	m[key]++
 	r.mu.Unlock()
+}
+
+// sendPaced sends each step that becomes ready on any socket at its send
+// slot, until stop; then it counts the steps still waiting as failed. A
+// step whose slot the run's end cancelled fails, and its slot retires.
+func (r *run) sendPaced(ctx context.Context, stop <-chan struct{}) {
+	for {
+		var st pacedStep
+		select {
+		case st = <-r.ready:
+		case <-stop:
+			for range len(r.ready) { // steps that never got a slot
+				<-r.ready
+				r.failed.Add(1)
+			}
+			return
+		}
+		due, err := r.pace.wait(ctx)
+		if err != nil {
+			r.failed.Add(1)
+			st.s.retire()
+			continue
+		}
+		r.lag.record(time.Since(due))
+		st.s.sendStep(st.ep, st.act, due)
+	}
 }

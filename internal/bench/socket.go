@@ -55,8 +55,9 @@ const (
 	callAbandon          // closes an episode that failed; not timed or counted
 )
 
-// pacedStep is a step waiting for its send slot.
+// pacedStep is a step waiting for its send slot, on socket s.
 type pacedStep struct {
+	s   *socket
 	ep  *episode
 	act *action
 }
@@ -65,9 +66,6 @@ func newSocket(ctx context.Context, r *run, s *client.Stream) *socket {
 	so := &socket{r: r, ctx: ctx, stream: s, pending: map[int64]*call{}, live: r.cfg.EpisodesPerSocket,
 		wake: make(chan struct{}, 1), finished: make(chan struct{}), stopped: make(chan struct{}),
 		timers: map[*time.Timer]bool{}}
-	if r.pace != nil {
-		so.ready = make(chan pacedStep, r.cfg.EpisodesPerSocket)
-	}
 	return so
 }
 
@@ -78,9 +76,6 @@ func (s *socket) play() {
 	wg.Go(s.writer)
 	wg.Go(s.closer)
 	wg.Go(s.sweeper)
-	if s.ready != nil {
-		wg.Go(s.pacer)
-	}
 	for range s.r.cfg.EpisodesPerSocket {
 		s.next()
 	}
@@ -88,9 +83,6 @@ func (s *socket) play() {
 	close(s.stopped)
 	s.stream.Abort()
 	wg.Wait()
-	for range len(s.ready) { // steps that never got a slot
-		s.r.failed.Add(1)
-	}
 }
 
 // closer starts the close handshake once every slot has retired or ctx
@@ -273,25 +265,4 @@ func (s *socket) after(d time.Duration, fn func()) {
 		fn()
 	})
 	s.timers[t] = true
-}
-
-// pacer sends each step that became ready at the next send slot, until
-// the reader ends. A step whose slot the run's end cancelled fails.
-func (s *socket) pacer() {
-	for {
-		var st pacedStep
-		select {
-		case st = <-s.ready:
-		case <-s.stopped:
-			return
-		}
-		due, err := s.r.pace.wait(s.ctx)
-		if err != nil {
-			s.r.failed.Add(1)
-			s.retire()
-			continue
-		}
-		s.r.lag.record(time.Since(due))
-		s.sendStep(st.ep, st.act, due)
-	}
 }
