@@ -28,9 +28,9 @@ type socket struct {
 	pending  map[int64]*call      // requests in flight, by id
 	live     int                  // episode slots still playing (each holds one request or timer at a time)
 	broken   bool                 // the stream failed or is closing: no request goes out
+	replying bool                 // the reader is handling a reply: it sends what that queues (replied)
 	wake     chan struct{}        // the writer has frames to write
 	finished chan struct{}        // closed when live reaches 0
-	ready    chan pacedStep       // steps waiting for a paced send slot (nil unless paced)
 	stopped  chan struct{}        // closed once the reader has ended
 	timers   map[*time.Timer]bool // pauses before a retried reset, stopped when the socket ends
 }
@@ -109,23 +109,29 @@ func (s *socket) writer() {
 		case <-s.stopped:
 			return
 		}
-		s.mu.Lock()
-		frames := s.out
-		s.out, s.spare = s.spare, nil
-		s.mu.Unlock()
-		if len(frames) == 0 {
-			continue
-		}
-		if err := s.stream.Write(frames...); err != nil {
-			s.stream.Abort()
-		}
-		clear(frames)
-		s.mu.Lock()
-		if s.spare == nil && len(s.out) == 0 {
-			s.spare = frames[:0]
-		}
-		s.mu.Unlock()
+		s.flush()
 	}
+}
+
+// flush writes the frames that queued, all at once. A failed write ends
+// the stream, which ends the reader.
+func (s *socket) flush() {
+	s.mu.Lock()
+	frames := s.out
+	s.out, s.spare = s.spare, nil
+	s.mu.Unlock()
+	if len(frames) == 0 {
+		return
+	}
+	if err := s.stream.Write(frames...); err != nil {
+		s.stream.Abort()
+	}
+	clear(frames)
+	s.mu.Lock()
+	if s.spare == nil && len(s.out) == 0 {
+		s.spare = frames[:0]
+	}
+	s.mu.Unlock()
 }
 
 // send queues a request, or, when the stream is gone or the run
@@ -146,13 +152,39 @@ func (s *socket) send(c *call, method string, params []byte) {
 	}
 	s.pending[id] = c
 	s.out = append(s.out, frame)
-	first := len(s.out) == 1
+	wake := len(s.out) == 1 && !s.replying
 	s.mu.Unlock()
-	if first {
-		select {
-		case s.wake <- struct{}{}:
-		default:
-		}
+	if wake {
+		s.wakeWriter()
+	}
+}
+
+// wakeWriter tells the writer that frames wait, without blocking.
+func (s *socket) wakeWriter() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// replied sends what handling a reply queued: at once, from the reader,
+// when no other reply is on its way (nothing could join the write, and a
+// hand-off to the writer would only add a wake-up to the step's round
+// trip: one episode at a time is all round trips); else through the
+// writer, so that what the replies arriving meanwhile queue goes out in
+// the same write.
+func (s *socket) replied() {
+	s.mu.Lock()
+	s.replying = false
+	queued := len(s.out)
+	onTheWay := len(s.pending) - queued
+	s.mu.Unlock()
+	switch {
+	case queued == 0:
+	case onTheWay == 0:
+		s.flush()
+	default:
+		s.wakeWriter()
 	}
 }
 
@@ -171,9 +203,11 @@ func (s *socket) read() {
 		s.mu.Lock()
 		c := s.pending[id]
 		delete(s.pending, id)
+		s.replying = c != nil
 		s.mu.Unlock()
 		if c != nil {
 			s.reply(c, frame)
+			s.replied()
 		}
 	}
 	s.mu.Lock()
