@@ -158,10 +158,13 @@ func (m *Manager) session(id string) (*Session, error) {
 
 // finish moves an ended episode from live to recent, records it and logs it.
 func (m *Manager) finish(ctx context.Context, s *Session, t *schemas.Trajectory) error {
-	enc, err := schemas.Marshal(t) // outside m.mu; kept for episode.get
-	if err != nil {
-		enc = nil // episode.get then points to the store, where End below records it
-		m.cfg.Logger.Error("ended trajectory not kept for episode.get", zap.String("episode", t.EpisodeID), zap.Error(err))
+	var enc []byte
+	if m.recent.maxBytes > 0 { // read-only after New; the encoding runs outside m.mu
+		var err error
+		if enc, err = schemas.Marshal(t); err != nil {
+			enc = nil // episode.get then points to the store, where End below records it
+			m.cfg.Logger.Error("ended trajectory not kept for episode.get", zap.String("episode", t.EpisodeID), zap.Error(err))
+		}
 	}
 	sum := summary(t)
 	m.mu.Lock()

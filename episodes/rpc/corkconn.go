@@ -3,11 +3,13 @@ package rpc
 import (
 	"net"
 	"sync"
+	"time"
 
 	"github.com/gorilla/websocket"
 )
 
-// corkMax is the most a corked connection gathers before it writes.
+// corkMax is the most a corked connection gathers before the writer's
+// own write sends it.
 const corkMax = 64 << 10
 
 // corkListener hands out corkConns, so that a socket's writer can send
@@ -34,15 +36,26 @@ func (l corkListener) Accept() (net.Conn, error) {
 	return &corkConn{Conn: c}, nil
 }
 
-// corkConn is a network connection whose writes can be held back and
-// sent together. Uncorked, it writes through. The buffer that gathers
-// them is the pool's while the connection is uncorked, so an idle socket
-// holds none.
+// corkConn is the network connection under a WebSocket. While its
+// writer gathers (cork), what gorilla writes joins a buffer that uncork
+// sends in one write(2); otherwise writes go straight through.
+//
+// Gorilla's own writes from the reading goroutine (a pong, the answer to
+// a close, a close for a protocol error) take the same path, outside the
+// writer's hands: while the writer gathers or a flush is on the socket
+// they join the buffer and return at once, in order behind what it
+// holds, so the reader never waits for a flush that waits for the peer,
+// and their short deadlines never cut a flush short. The buffer comes
+// from a pool and goes back when the flush ends, so an idle socket holds
+// none.
 type corkConn struct {
 	net.Conn
-	mu     sync.Mutex // guards the fields below; held across a write, so writes keep their order
-	corked bool
-	buf    *[]byte // gathered writes while corked; nil otherwise
+	mu       sync.Mutex // guards the fields below; held across a direct write, never across a flush's
+	corked   bool       // the writer gathers: writes join buf
+	flushing bool       // a flush is on the socket: writes join buf, which it sends next
+	buf      *[]byte    // what joined; nil while nothing has
+	deadline time.Time  // the latest write deadline asked for while gathering
+	onFlush  func()     // counts each write of gathered bytes (nil: none)
 }
 
 // corkBuffers are the gathering buffers of the corked connections.
@@ -54,27 +67,51 @@ func corkOf(ws *websocket.Conn) *corkConn {
 	return c
 }
 
-// Write gathers p while corked (writing what was gathered first when p
-// would take it past corkMax), and writes it through otherwise.
+// Write gathers p while the writer gathers or a flush runs, and writes
+// it through otherwise. A gathering that would pass corkMax is sent
+// first, by this write (the writer's own, as only the writer writes past
+// a few bytes).
 func (c *corkConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.corked {
+	if !c.corked && !c.flushing {
 		return c.Conn.Write(p)
 	}
 	if c.buf == nil {
 		c.buf = corkBuffers.Get().(*[]byte)
 	}
-	if len(*c.buf)+len(p) > corkMax {
-		if err := c.flushLocked(); err != nil {
+	if !c.flushing && len(*c.buf)+len(p) > corkMax {
+		if err := c.flushLocked(c.deadline); err != nil {
 			return 0, err
 		}
-		if len(p) > corkMax {
-			return c.Conn.Write(p)
-		}
+		c.buf = corkBuffers.Get().(*[]byte)
 	}
 	*c.buf = append(*c.buf, p...)
 	return len(p), nil
+}
+
+// SetWriteDeadline applies t to a direct write. While gathering it only
+// keeps t for a flush that passes corkMax; uncork brings its own.
+func (c *corkConn) SetWriteDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.corked && !c.flushing {
+		return c.Conn.SetWriteDeadline(t)
+	}
+	if t.IsZero() || t.After(c.deadline) {
+		c.deadline = t
+	}
+	return nil
+}
+
+// CloseWrite half-closes the connection, when the one under it can: the
+// HTTP server does so before it closes a connection whose request body
+// it did not read.
+func (c *corkConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
 }
 
 // cork starts gathering writes.
@@ -84,36 +121,42 @@ func (c *corkConn) cork() {
 	c.mu.Unlock()
 }
 
-// uncork writes what was gathered and stops gathering, giving the buffer
-// back. It calls counted before the write when there is anything to
-// write, so that whoever reads what was written finds it counted.
-func (c *corkConn) uncork(counted func()) error {
+// uncork sends what was gathered, within deadline, and stops gathering;
+// what joins while it writes goes out after, before it returns.
+func (c *corkConn) uncork(deadline time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.corked = false
-	if c.buf == nil {
-		return nil
-	}
-	if len(*c.buf) > 0 {
-		counted()
-	}
-	err := c.flushLocked()
-	corkBuffers.Put(c.buf)
-	c.buf = nil
-	return err
+	return c.flushLocked(deadline)
 }
 
-// flushLocked writes what was gathered and empties the buffer; one that
-// grew past corkMax is let go.
-func (c *corkConn) flushLocked() error {
-	b := *c.buf
-	if len(b) == 0 {
-		return nil
+// flushLocked sends the buffer, and what joins it meanwhile, each batch
+// in one write without holding mu, and gives the buffers back. Called
+// with mu held; after an error what is left is dropped: the connection
+// is done for.
+func (c *corkConn) flushLocked(deadline time.Time) error {
+	var err error
+	for c.buf != nil && err == nil {
+		out := c.buf
+		c.buf, c.flushing = nil, true
+		c.mu.Unlock()
+		if len(*out) > 0 {
+			if c.onFlush != nil {
+				c.onFlush() // before the write: whoever reads what it sends finds it counted
+			}
+			if err = c.Conn.SetWriteDeadline(deadline); err == nil {
+				_, err = c.Conn.Write(*out)
+			}
+		}
+		c.mu.Lock()
+		c.flushing = false
+		if cap(*out) <= corkMax {
+			*out = (*out)[:0]
+			corkBuffers.Put(out)
+		}
 	}
-	_, err := c.Conn.Write(b)
-	if cap(b) > corkMax {
-		b = make([]byte, 0, 4<<10)
+	if err != nil && c.buf != nil {
+		c.buf = nil
 	}
-	*c.buf = b[:0]
 	return err
 }

@@ -38,7 +38,8 @@ type ServerConfig struct {
 	MaxConnections  int           // open WebSockets and HTTP RPC requests at once (4096)
 	// ReplyDelay is how long a reply may wait for the replies of the
 	// other frames its socket is running, so that one write sends them
-	// together (DefaultReplyDelay; negative: none waits).
+	// together (0: DefaultReplyDelay; negative: none waits, which is
+	// what sqlgym serve --reply-delay 0 sets).
 	ReplyDelay time.Duration
 }
 

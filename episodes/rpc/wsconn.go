@@ -41,6 +41,9 @@ type wsConn struct {
 func (s *Server) serveConn(ws *websocket.Conn) {
 	c := &wsConn{s: s, ws: ws, q: newConnBytes(s.cfg.MaxConnBytes), parsed: make(chan struct{}, 1)}
 	c.q.delay, c.q.fire = s.cfg.ReplyDelay, c.write
+	if cc := corkOf(ws); cc != nil {
+		cc.onFlush = s.metrics.flushes.Inc
+	}
 	c.ctx, c.cancel = context.WithCancel(s.base)
 	c.pinger = time.AfterFunc(math.MaxInt64, c.pingDue)
 	c.pinger.Reset(s.cfg.PingInterval) // armed only once c.pinger is set: pingDue re-arms it

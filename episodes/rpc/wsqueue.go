@@ -19,7 +19,14 @@ const frameReserve = 64 << 10
 // writer while nothing is due; whoever makes something due (a reply, a
 // ping, the shutdown, the end) when no writer runs becomes the writer,
 // and the writer ends when it finds nothing left. Both happen under mu,
-// so nothing due is ever left without a writer.
+// so nothing due is ever left without a writer, but for one exception:
+// a reply that waits for those of the socket's other running frames (up
+// to delay) has no writer until the last of them ends or the timer fires,
+// and one of the two always comes.
+//
+// A reply counts in held until gorilla has written it, which, while the
+// writer gathers, is into the corked connection's buffer: up to corkMax
+// bytes a socket are thus on their way to the peer and no longer counted.
 type connBytes struct {
 	max int64
 
@@ -42,7 +49,7 @@ type connBytes struct {
 	// reply waits up to delay for theirs, so that one write sends them
 	// all (0: never waits).
 	running int           // frames being run
-	delay   time.Duration // how long a reply may wait for others
+	delay   time.Duration // how long a reply may wait for others (0 or less: it never waits)
 	timer   *time.Timer   // runs gathered replies' writer once delay has passed
 	armed   bool          // timer is set
 	fire    func()        // what the timer runs: the writer, when one is due (set by the connection)

@@ -48,20 +48,27 @@ func (c *wsConn) write() {
 }
 
 // flush sends what the writer gathered on cc (nil: the connection
-// writes through, each frame as it is written).
+// writes through, each frame as it is written), within PongWait: a peer
+// that takes in nothing for that long is gone.
 func (c *wsConn) flush(cc *corkConn) {
 	if cc == nil {
 		return
 	}
-	if err := cc.uncork(c.s.metrics.flushes.Inc); err != nil {
+	if err := cc.uncork(time.Now().Add(c.s.cfg.PongWait)); err != nil {
 		c.writeFailed()
 	}
 }
 
 // writeFailed ends the writing: replies are dropped, and the socket is
-// closed, which ends the reader.
+// closed, which ends the reader. What was gathered is sent first, within
+// CloseWait: it may hold the close frame the reader answered the peer's
+// with, the very reason the write failed (gorilla refuses data frames
+// once a close went out).
 func (c *wsConn) writeFailed() {
 	c.q.close()
+	if cc := corkOf(c.ws); cc != nil {
+		cc.uncork(time.Now().Add(c.s.cfg.CloseWait))
+	}
 	c.ws.Close()
 }
 

@@ -33,6 +33,7 @@ type socket struct {
 	finished chan struct{}        // closed when live reaches 0
 	stopped  chan struct{}        // closed once the reader has ended
 	timers   map[*time.Timer]bool // pauses before a retried reset, stopped when the socket ends
+	pauses   sync.WaitGroup       // the pauses not yet over: started, and neither fired to its end nor stopped
 }
 
 // call is a request in flight.
@@ -83,6 +84,7 @@ func (s *socket) play() {
 	close(s.stopped)
 	s.stream.Abort()
 	wg.Wait()
+	s.pauses.Wait() // a pause that had fired when the reader ended: its slot retires
 }
 
 // closer starts the close handshake once every slot has retired or ctx
@@ -217,6 +219,7 @@ func (s *socket) read() {
 	for t := range s.timers {
 		if t.Stop() {
 			s.retireLocked() // without the reset it waited to retry
+			s.pauses.Done()
 		}
 	}
 	s.mu.Unlock()
@@ -292,7 +295,9 @@ func (s *socket) after(d time.Duration, fn func()) {
 		return
 	}
 	var t *time.Timer
+	s.pauses.Add(1)
 	t = time.AfterFunc(d, func() {
+		defer s.pauses.Done()
 		s.mu.Lock()
 		delete(s.timers, t)
 		s.mu.Unlock()
