@@ -2,15 +2,16 @@ package trajlog
 
 import "fmt"
 
-// Lines are written in groups. The first appender that finds no write in
-// progress becomes the writer: it writes its own line, then, while lines
-// have queued up meanwhile, all of them in one write(2), with the log's
-// mutex released during each system call. Appenders that find a write in
-// progress add their line to the queue and wait for the write that takes
-// it. Under load a write carries several lines; alone, a line is written
-// at once, as before. Every appender still returns once its line is with
-// the operating system (or has failed), and lines keep the order in which
-// their appenders took the mutex.
+// Lines are written in groups. An appender that finds no write in
+// progress and no group waiting becomes the writer: it writes its line at
+// once, with the log's mutex released during the system call. Appenders
+// that come while a write is in progress join the group waiting for the
+// next write; the first of them leads it: once the write in progress is
+// done it writes the whole group, however many joined meanwhile, in one
+// write(2). Each writer writes one group and returns, so no appender's
+// own step waits while the writer writes others' lines. Every appender
+// returns once its line is with the operating system (or has failed),
+// and lines keep the order in which their appenders took the mutex.
 
 // pendingLine is a queued line: its length and the summary change it
 // makes once written.
@@ -37,26 +38,43 @@ func (l *Log) append(line []byte, c change) (int64, error) {
 		l.mu.Unlock()
 		return 0, err
 	}
-	if l.writing {
-		if l.next == nil {
-			l.next = &group{done: make(chan struct{})}
-		}
-		g := l.next
-		l.queued = append(l.queued, line...) // line's buffer goes back to its pool on return
-		l.queuedLines = append(l.queuedLines, pendingLine{len(line), c})
-		l.mu.Unlock()
-		<-g.done
-		return g.seq, g.err
+	if l.writing || l.next != nil {
+		return l.joinGroup(line, c)
 	}
 	l.writing = true
 	seq, err := l.writeGroupLocked(line, []pendingLine{{len(line), c}})
-	for len(l.queuedLines) > 0 {
-		l.flushQueuedLocked()
-	}
 	l.writing = false
 	l.idle.Broadcast()
 	l.mu.Unlock()
 	return seq, err
+}
+
+// joinGroup adds line to the group waiting for the next write and waits
+// for that write. The appender that started the group writes it once the
+// write in progress is done; the others wait for it. Called with mu held,
+// which it releases.
+func (l *Log) joinGroup(line []byte, c change) (int64, error) {
+	lead := l.next == nil
+	if lead {
+		l.next = &group{done: make(chan struct{})}
+	}
+	g := l.next
+	l.queued = append(l.queued, line...) // line's buffer goes back to its pool on return
+	l.queuedLines = append(l.queuedLines, pendingLine{len(line), c})
+	if !lead {
+		l.mu.Unlock()
+		<-g.done
+		return g.seq, g.err
+	}
+	for l.writing {
+		l.idle.Wait()
+	}
+	l.writing = true
+	l.flushQueuedLocked()
+	l.writing = false
+	l.idle.Broadcast()
+	l.mu.Unlock()
+	return g.seq, g.err
 }
 
 // writableLocked says why the log takes no line, if it does not.

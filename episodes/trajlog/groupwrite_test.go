@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/sqlgym/sqlgym/internal/waitfor"
 )
@@ -101,5 +102,60 @@ func TestCloseWaitsForQueuedLines(t *testing.T) {
 	got, _, _ := readAll(t, l, Filter{Incomplete: true})
 	if len(got) != 2 || got["ep_00001"] == nil || got["ep_00002"] == nil {
 		t.Fatalf("read %d episodes, want episodes 1 and 2", len(got))
+	}
+}
+
+// TestAWriterWritesOneGroup: the appender whose line was written returns
+// without writing the lines that queued behind it; the first of those
+// appenders writes them, in one write(2), after it.
+func TestAWriterWritesOneGroup(t *testing.T) {
+	l := mustOpen(t, t.TempDir(), Options{})
+	defer l.Close()
+	var writes sync.WaitGroup // holds the second write until the first appender has returned
+	writes.Add(1)
+	inFirst, releaseFirst, inSecond := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	n := 0
+	l.beforeWrite = func() { // called with the log's mutex released, by one writer at a time
+		n++
+		switch n {
+		case 1:
+			close(inFirst)
+			<-releaseFirst
+		case 2:
+			close(inSecond)
+			writes.Wait()
+		}
+	}
+	first := make(chan error, 1)
+	go func() { first <- l.Begin(context.Background(), episode(1)) }()
+	<-inFirst
+	var wg sync.WaitGroup
+	for i := 2; i <= 3; i++ {
+		wg.Go(func() {
+			if err := l.Begin(context.Background(), episode(i)); err != nil {
+				t.Error(err)
+			}
+		})
+		waitfor.Until(t, "the line to queue", func() bool {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			return len(l.queuedLines) == i-1
+		})
+	}
+	close(releaseFirst)
+	<-inSecond // the queued group's write has begun
+	select {
+	case err := <-first:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(waitfor.Timeout):
+		writes.Done()
+		t.Fatal("the first appender did not return: it is writing the group queued behind it")
+	}
+	writes.Done()
+	wg.Wait()
+	if st := l.Stats(); st.Writes != 3 || st.Lines != 4 { // the open line, then 1, then 2 and 3
+		t.Errorf("%d lines in %d writes, want 4 in 3", st.Lines, st.Writes)
 	}
 }

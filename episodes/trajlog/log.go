@@ -241,8 +241,8 @@ func (l *Log) Close() error {
 		return nil
 	}
 	l.closed = true
-	for l.writing {
-		l.idle.Wait() // the writer writes what is queued, then lets go
+	for l.writing || l.next != nil {
+		l.idle.Wait() // the writers write what is queued, then let go
 	}
 	l.mu.Unlock()
 	close(l.stop)
