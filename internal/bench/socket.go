@@ -10,9 +10,10 @@ import (
 )
 
 // socket plays cfg.EpisodesPerSocket episodes at a time over one stream,
-// event-driven: its reader goroutine reads each reply and sends the
+// event-driven: its reader goroutine reads each reply and queues the
 // request that follows it, and a writer goroutine writes every request
-// that queued meanwhile in one system call. No goroutine waits on a
+// that queued meanwhile in one system call (the reader writes itself
+// when no other reply is on its way, see replied). No goroutine waits on a
 // call: the bench shares the machine with the server it measures, and
 // what it spends (a goroutine switch and a system call each way per
 // call, were each episode a goroutine) is taken from the server.
@@ -64,10 +65,9 @@ type pacedStep struct {
 }
 
 func newSocket(ctx context.Context, r *run, s *client.Stream) *socket {
-	so := &socket{r: r, ctx: ctx, stream: s, pending: map[int64]*call{}, live: r.cfg.EpisodesPerSocket,
+	return &socket{r: r, ctx: ctx, stream: s, pending: map[int64]*call{}, live: r.cfg.EpisodesPerSocket,
 		wake: make(chan struct{}, 1), finished: make(chan struct{}), stopped: make(chan struct{}),
 		timers: map[*time.Timer]bool{}}
-	return so
 }
 
 // play runs the socket's episodes until the run's bounds, ctx, or the
