@@ -131,21 +131,27 @@ type Usage struct {
 // completion, and small enough that an episode's sum cannot overflow.
 const MaxCompletionTokens = 1 << 24
 
-// Action is what the model did: either a parsed tool call (Tool and
-// Arguments) or its whole completion (Text), never both.
+// Action is what the model did, in one of three shapes, exactly one per
+// action: a parsed tool call (Tool and Arguments), its whole completion
+// (Text), or the assistant message as the chat endpoint returned it
+// (Message), whose calls all run, in order.
 type Action struct {
-	Tool      string          `json:"tool,omitempty" jsonschema_description:"The tool called (inspect_schema, execute_sql, submit, or another the episode offers), for a call the client parsed."`
-	Arguments json.RawMessage `json:"arguments,omitempty" jsonschema_description:"The tool's arguments; left out means none."`
-	Text      *string         `json:"text,omitempty" jsonschema_description:"The model's whole completion, parsed with the episode's action_format."`
+	Tool      string            `json:"tool,omitempty" jsonschema_description:"The tool called (inspect_schema, execute_sql, submit, or another the episode offers), for a call the client parsed."`
+	Arguments json.RawMessage   `json:"arguments,omitempty" jsonschema_description:"The tool's arguments; left out means none."`
+	Text      *string           `json:"text,omitempty" jsonschema_description:"The model's whole completion, parsed with the episode's action_format."`
+	Message   *AssistantMessage `json:"message,omitempty" jsonschema_description:"The model's reply as an assistant message (OpenAI chat shape): its text, reasoning and tool calls; every call runs, in order."`
 }
 
 // StepResult is the result of episode.step.
 type StepResult struct {
 	Observation Observation `json:"observation"`
-	Reward      float64     `json:"reward" jsonschema_description:"The step's reward: the sum of info.reward_components."`
-	Terminated  bool        `json:"terminated" jsonschema_description:"True after a submit: the episode has ended."`
-	Truncated   bool        `json:"truncated" jsonschema_description:"True when the turns ran out without a submit: the episode has ended."`
-	Info        StepInfo    `json:"info"`
+	// Observations answers each call of the turn, in call order, one
+	// tool message per call; present when the action was a Message.
+	Observations []ToolMessage `json:"observations,omitempty" jsonschema_description:"One tool message per call of the turn, in call order; present when the action was a message."`
+	Reward       float64       `json:"reward" jsonschema_description:"The step's reward: the sum of info.reward_components."`
+	Terminated   bool          `json:"terminated" jsonschema_description:"True after a submit: the episode has ended."`
+	Truncated    bool          `json:"truncated" jsonschema_description:"True when the turns ran out without a submit: the episode has ended."`
+	Info         StepInfo      `json:"info"`
 }
 
 // Observation is the tool message the model sees next.

@@ -2,6 +2,7 @@ package schemas
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 )
 
@@ -47,7 +48,35 @@ type StepRecord struct {
 	Outcome          string             `json:"outcome,omitempty"`
 	ElapsedMS        float64            `json:"elapsed_ms"`
 	At               time.Time          `json:"at"`
+	// Content is the text of the turn beside its calls: a message's
+	// content, or the text outside a text action's call blocks. Absent
+	// when there was none.
+	Content *string `json:"content,omitempty"`
+	// Calls are every call of a turn that held more than one, or that
+	// came as a Message: each with its id and what it got. Absent on a
+	// turn of one call in a v1 shape, which Tool, Arguments and
+	// Observation describe. CallList gives either as a list.
+	Calls []CallRecord `json:"calls,omitempty"`
 }
+
+// CallList is the step's calls as a list: Calls when the turn recorded
+// them, else the one call Tool, Arguments and Observation describe (with
+// id call_<turn>_0), else nothing (a turn with no call).
+func (s StepRecord) CallList() []CallRecord {
+	if len(s.Calls) > 0 {
+		return s.Calls
+	}
+	if s.Tool == "" {
+		return nil
+	}
+	return []CallRecord{{ID: CallID(s.Turn, 0), Tool: s.Tool, Arguments: s.Arguments,
+		Observation: s.Observation, Error: s.Error, ResultMeta: s.ResultMeta,
+		RewardComponents: s.RewardComponents, ElapsedMS: s.ElapsedMS}}
+}
+
+// CallID is the id the server gives call i (from 0) of turn turn when
+// the model gave none: call_<turn>_<i>.
+func CallID(turn, i int) string { return "call_" + strconv.Itoa(turn) + "_" + strconv.Itoa(i) }
 
 // ResultMeta describes a step's result without its rows.
 type ResultMeta struct {
