@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -42,6 +41,12 @@ type budget struct {
 // that ended, a protocol error) is closed instead of going back to the
 // pool.
 func (d *db) call(ctx context.Context, timeout time.Duration, f func(*conn) error) error {
+	return d.callAs(ctx, d.role, timeout, f)
+}
+
+// callAs is call as role (an identifier), or as the login role when role
+// is "": only the engine's own check of a schema runs so.
+func (d *db) callAs(ctx context.Context, role string, timeout time.Duration, f func(*conn) error) error {
 	start := time.Now()
 	stmtCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -60,7 +65,7 @@ func (d *db) call(ctx context.Context, timeout time.Duration, f func(*conn) erro
 	c := &conn{ctx: stmtCtx, pc: pooled.Conn().PgConn()}
 	clean := false
 	defer func() { d.put(ctx, pooled, clean) }()
-	if err := c.begin(d.schema, timeout-b.waited); err != nil {
+	if err := c.begin(d, role, timeout-b.waited); err != nil {
 		return classify(err, b)
 	}
 	ferr := f(c)
@@ -100,14 +105,20 @@ func (d *db) put(ctx context.Context, pooled *pgxpool.Conn, clean bool) {
 	pooled.Release()
 }
 
-// begin opens the call's transaction: read-only, with a local statement
-// timeout of what is left of the call's time and the schema first on
-// the search path.
-func (c *conn) begin(schema string, left time.Duration) error {
+// begin opens the call's transaction: read-only, as role (the schema's
+// role, SchemaRole, but for the engine's own check), with a local statement timeout of what is left of the
+// call's time and the schema first on the search path, before the
+// catalog, so that a served table named like a catalog relation
+// (pg_class) is the one a statement reads.
+func (c *conn) begin(d *db, role string, left time.Duration) error {
 	ms := max(left.Milliseconds(), 1)
-	q := fmt.Sprintf("BEGIN READ ONLY; SET LOCAL statement_timeout = %d; "+
-		"SET LOCAL idle_in_transaction_session_timeout = %d; SET LOCAL search_path = %s",
-		ms, ms+cancelGrace.Milliseconds(), pgx.Identifier{schema}.Sanitize())
+	setRole := ""
+	if role != "" {
+		setRole = " SET LOCAL ROLE " + role + ";"
+	}
+	q := fmt.Sprintf("BEGIN READ ONLY;%s SET LOCAL statement_timeout = %d; "+
+		"SET LOCAL idle_in_transaction_session_timeout = %d; SET LOCAL search_path = %s, pg_catalog",
+		setRole, ms, ms+cancelGrace.Milliseconds(), d.quoted)
 	_, err := c.pc.Exec(c.ctx, q).ReadAll()
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/sqlgym/sqlgym/env"
@@ -20,13 +21,46 @@ type db struct {
 	eng    *Engine
 	srv    *server
 	schema string
+	quoted string        // schema as an identifier
+	role   string        // its role (SchemaRole), as an identifier
 	slots  chan struct{} // a token per statement running on the schema
+
+	namesOnce sync.Once
+	names     map[string]bool // the schema's table and column names, once read
 }
 
 var (
 	_ env.DB        = (*db)(nil)
 	_ env.Immutable = (*db)(nil)
 )
+
+// ownName reports whether name is a table or a column of the schema's:
+// such a name is the schema's own even when a catalog relation shares it.
+// The names are read once when the schema is immutable, else every time.
+func (d *db) ownName(ctx context.Context, name string) bool {
+	if !d.Immutable() {
+		return readNames(ctx, d)[name]
+	}
+	d.namesOnce.Do(func() { d.names = readNames(ctx, d) })
+	return d.names[name]
+}
+
+// readNames reads the schema's table and column names; none when they
+// cannot be read.
+func readNames(ctx context.Context, d *db) map[string]bool {
+	tables, err := d.describe(ctx, nil)
+	if err != nil {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, t := range tables {
+		names[t.Name] = true
+		for _, c := range t.Columns {
+			names[c.Name] = true
+		}
+	}
+	return names
+}
 
 // Immutable reports true unless the engine's Config.Mutable is set: a
 // served schema is one sqlgym import wrote, which nothing changes while
@@ -58,7 +92,7 @@ func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.Resul
 	if err != nil {
 		return nil, err
 	}
-	if err := checkFunctions(stmt); err != nil {
+	if err := checkFunctions(stmt, func(name string) bool { return d.ownName(ctx, name) }); err != nil {
 		return nil, err
 	}
 	eff := d.limits(lim)

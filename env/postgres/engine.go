@@ -67,7 +67,8 @@ func (e *Engine) Open(ctx context.Context, source string) (env.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
-	d := &db{eng: e, srv: srv, schema: src.schema, slots: make(chan struct{}, e.cfg.MaxSchemaConns)}
+	d := &db{eng: e, srv: srv, schema: src.schema, quoted: pgx.Identifier{src.schema}.Sanitize(),
+		role: pgx.Identifier{SchemaRole(e.cfg.Role, src.schema)}.Sanitize(), slots: make(chan struct{}, e.cfg.MaxSchemaConns)}
 	if err := d.check(ctx); err != nil {
 		e.release(srv)
 		return nil, fmt.Errorf("%s: %w", where, err)
@@ -127,16 +128,25 @@ func (e *Engine) poolConfig(url string) (*pgxpool.Config, error) {
 	return pc, nil
 }
 
-// sessionParams are every session's settings: read-only by default, and
-// the output formats values.go reads (DISCARD ALL after each call
-// restores them).
+// sessionParams are every session's settings: read-only by default; the
+// memory a statement's sorts and hashes may hold before they spill to
+// temporary files (work_mem, once per node: hash_mem_multiplier 1 keeps
+// hashes to it too), no parallel workers (each would be another process
+// with its own work_mem) and no JIT compilation (memory and CPU no
+// statement limit covers); and the output formats values.go reads.
+// DISCARD ALL after each call restores them, and a model's statement
+// cannot change them (set_config is denied).
 var sessionParams = map[string]string{
-	"application_name":              "sqlgym",
-	"default_transaction_read_only": "on",
-	"bytea_output":                  "hex",
-	"extra_float_digits":            "1",
-	"DateStyle":                     "ISO, MDY",
-	"IntervalStyle":                 "postgres",
+	"application_name":                "sqlgym",
+	"default_transaction_read_only":   "on",
+	"work_mem":                        "4MB",
+	"hash_mem_multiplier":             "1",
+	"max_parallel_workers_per_gather": "0",
+	"jit":                             "off",
+	"bytea_output":                    "hex",
+	"extra_float_digits":              "1",
+	"DateStyle":                       "ISO, MDY",
+	"IntervalStyle":                   "postgres",
 }
 
 // release counts one database fewer on s, closing its pool after the

@@ -12,39 +12,56 @@ import (
 )
 
 // The catalog queries. Each runs with the schema first on the search
-// path; $1 is a table name, or NULL for every table. Tables are listed in
+// path, so each catalog relation and type is named with pg_catalog: a
+// served table called pg_class, or name, would be the one read otherwise.
+// $1 is a table name, or NULL for every table. Tables are listed in
 // creation order (their oids), as SQLite lists them.
 const (
 	// current_schema() is compared as a name: a cast to regnamespace
 	// would read it as an identifier and fold "cre_Doc_Template_Mgt" to
 	// lower case.
-	isTable      = `c.relnamespace = (SELECT n.oid FROM pg_namespace n WHERE n.nspname = current_schema()) AND c.relkind IN ('r', 'p', 'f')`
+	isTable      = `c.relnamespace = (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname = current_schema()) AND c.relkind IN ('r', 'p', 'f')`
 	columnsQuery = `SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull
-FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-WHERE ` + isTable + ` AND ($1::name IS NULL OR c.relname = $1::name) ORDER BY c.oid, a.attnum`
+FROM pg_catalog.pg_class c JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+WHERE ` + isTable + ` AND ($1::pg_catalog.name IS NULL OR c.relname = $1::pg_catalog.name) ORDER BY c.oid, a.attnum`
 	keysQuery = `SELECT c.relname, k.oid, k.contype, a.attname, coalesce(r.relname, ''), coalesce(ra.attname, '')
-FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid
+FROM pg_catalog.pg_constraint k JOIN pg_catalog.pg_class c ON c.oid = k.conrelid
 CROSS JOIN LATERAL unnest(k.conkey, coalesce(k.confkey, k.conkey)) WITH ORDINALITY AS u(col, ref, ord)
-JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = u.col
-LEFT JOIN pg_class r ON r.oid = k.confrelid
-LEFT JOIN pg_attribute ra ON ra.attrelid = k.confrelid AND ra.attnum = u.ref
-WHERE ` + isTable + ` AND k.contype IN ('p', 'f') AND ($1::name IS NULL OR c.relname = $1::name)
+JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum = u.col
+LEFT JOIN pg_catalog.pg_class r ON r.oid = k.confrelid
+LEFT JOIN pg_catalog.pg_attribute ra ON ra.attrelid = k.confrelid AND ra.attnum = u.ref
+WHERE ` + isTable + ` AND k.contype IN ('p', 'f') AND ($1::pg_catalog.name IS NULL OR c.relname = $1::pg_catalog.name)
 ORDER BY c.oid, k.contype DESC, k.oid, u.ord`
-	findQuery = `SELECT c.relname FROM pg_class c WHERE ` + isTable + `
+	findQuery = `SELECT c.relname FROM pg_catalog.pg_class c WHERE ` + isTable + `
 AND lower(c.relname) = lower($1) ORDER BY c.relname = $1 DESC, c.oid LIMIT 1`
-	schemaQuery = `SELECT has_schema_privilege(n.oid, 'USAGE') FROM pg_namespace n WHERE n.nspname = $1`
+	// schemaQuery runs as the login role: $1 is the schema, $2 its role.
+	schemaQuery = `SELECT r.oid IS NOT NULL, r.oid IS NOT NULL AND pg_has_role(r.oid, 'MEMBER'),
+  r.oid IS NOT NULL AND has_schema_privilege(r.oid, n.oid, 'USAGE')
+FROM pg_namespace n LEFT JOIN pg_roles r ON r.rolname = $2 WHERE n.nspname = $1`
 )
 
-// check makes sure the schema is there and the reader may use it.
+// check makes sure the schema is there and its role may use it, as the
+// login role: the schema's role may be what is missing.
 func (d *db) check(ctx context.Context) error {
-	rs, err := d.introspect(ctx, schemaQuery, env.Limits{}, d.schema)
+	role := SchemaRole(d.eng.cfg.Role, d.schema)
+	var rs *env.ResultSet
+	err := d.callAs(ctx, "", d.eng.cfg.DefaultTimeout, func(c *conn) error {
+		var err error
+		rs, err = c.run(schemaQuery, []any{d.schema, role}, d.limits(env.Limits{}))
+		return err
+	})
+	fix := "run sqlgym import again, or postgres.EnsureReader, as a superuser"
 	switch {
 	case err != nil:
 		return err
 	case len(rs.Rows) == 0:
 		return errors.New("no such schema (sqlgym import creates one per db_id)")
 	case rs.Rows[0][0] != true:
-		return fmt.Errorf("role %s may not use the schema (postgres.EnsureReader grants it)", d.eng.cfg.Role)
+		return fmt.Errorf("the schema's role %s is missing: %s", role, fix)
+	case rs.Rows[0][1] != true:
+		return fmt.Errorf("role %s is not a member of the schema's role %s: %s", d.eng.cfg.Role, role, fix)
+	case rs.Rows[0][2] != true:
+		return fmt.Errorf("the schema's role %s may not use the schema: %s", role, fix)
 	}
 	return nil
 }
