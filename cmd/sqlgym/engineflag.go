@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/postgres"
@@ -20,6 +23,7 @@ type engineFlags struct {
 	pgSchemaConns  int
 	schemaConnsSet bool              // --pg-schema-conns was given
 	servers        map[string]string // dataset name -> server URL; set by parse
+	built          *postgres.Engine  // the engine postgres returned last
 }
 
 func (e *engineFlags) register(fs *flag.FlagSet) {
@@ -112,5 +116,26 @@ func (e *engineFlags) checkUsed(dss []*env.Dataset) error {
 // postgres is the PostgreSQL engine within the flags' bounds, with
 // timeout for a call that names none.
 func (e *engineFlags) postgres(timeout time.Duration) *postgres.Engine {
-	return postgres.New(postgres.Config{MaxConns: e.pgConns, MaxSchemaConns: e.pgSchemaConns, DefaultTimeout: timeout})
+	e.built = postgres.New(postgres.Config{MaxConns: e.pgConns, MaxSchemaConns: e.pgSchemaConns, DefaultTimeout: timeout})
+	return e.built
+}
+
+// warnCapacity logs a warning for each PostgreSQL server whose
+// connections for roles without superuser are fewer than --pg-conns:
+// past them, statements would fail with "too many clients" instead of
+// waiting their turn.
+func (e *engineFlags) warnCapacity(ctx context.Context, log *zap.Logger) {
+	if e.built == nil {
+		return
+	}
+	caps, err := e.built.Capacity(ctx)
+	if err != nil {
+		log.Warn("could not read a PostgreSQL server's max_connections", zap.Error(err))
+	}
+	for _, c := range caps {
+		if c.Pool > c.Available {
+			log.Warn("--pg-conns is more than the PostgreSQL server allows: lower --pg-conns or raise max_connections",
+				zap.String("server", c.Server), zap.Int("pg_conns", c.Pool), zap.Int("server_available", c.Available))
+		}
+	}
 }

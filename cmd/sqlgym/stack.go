@@ -143,6 +143,7 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error)
 		st.closeEngines(log)
 		return nil, err
 	}
+	s.engine.warnCapacity(ctx, log)
 	if st.recorder, err = openTrajectoryWriter(ctx, s.trajectories, s.dataDir, s.durability, log); err != nil {
 		st.closeEngines(log)
 		return nil, err

@@ -34,8 +34,8 @@ type budget struct {
 }
 
 // call runs f inside a READ ONLY transaction on a connection of the
-// schema's, within timeout from now: waiting for a slot of the schema's
-// and a connection of the server's counts against it, and the rest is
+// schema's, within timeout from now: waiting for the server's admission
+// (admission.go) and a connection counts against it, and the rest is
 // the transaction's statement_timeout. The transaction is always rolled
 // back and the session reset; a connection left in any doubt (a context
 // that ended, a protocol error) is closed instead of going back to the
@@ -51,11 +51,14 @@ func (d *db) callAs(ctx context.Context, role string, timeout time.Duration, f f
 	stmtCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	b := budget{parent: ctx, stmt: stmtCtx, timeout: timeout}
-	if err := d.acquireSlot(stmtCtx); err != nil {
-		return waitFailed(b, err, fmt.Sprintf(
-			"%d statements were running on this database, its limit", d.eng.cfg.MaxSchemaConns))
+	if err := d.srv.adm.acquire(stmtCtx, d.schema); err != nil {
+		why := ""
+		if we, ok := err.(*waitError); ok {
+			why = we.why
+		}
+		return waitFailed(b, err, why)
 	}
-	defer func() { <-d.slots }()
+	defer d.srv.adm.release(d.schema)
 	pooled, err := d.srv.pool.Acquire(stmtCtx)
 	if err != nil {
 		return waitFailed(b, err, fmt.Sprintf(
@@ -81,16 +84,6 @@ func (d *db) callAs(ctx context.Context, role string, timeout time.Duration, f f
 		return classify(fmt.Errorf("end transaction: %w", eerr), b)
 	}
 	return nil
-}
-
-// acquireSlot takes a slot of the schema's, waiting until ctx ends.
-func (d *db) acquireSlot(ctx context.Context) error {
-	select {
-	case d.slots <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // put returns a connection to the pool when its call ended cleanly, and

@@ -36,10 +36,13 @@ type Config struct {
 	// DefaultMaxConns.
 	MaxConns int
 	// MaxSchemaConns bounds the statements running at once on one
-	// schema, so that a runaway group on one task's database leaves
-	// connections for the others; 0 means DefaultMaxSchemaConns, at most
-	// MaxConns.
+	// schema; 0 means DefaultMaxSchemaConns, at most MaxConns.
 	MaxSchemaConns int
+	// ReserveConns are the connections of a server that a schema already
+	// running a statement may not take: they are kept for the other
+	// schemas' first statements (admission.go). 0 means a quarter of
+	// MaxConns; it is at most MaxConns - 1.
+	ReserveConns int
 	// MaxSQLBytes bounds a statement's text; 0 means DefaultMaxSQLBytes.
 	MaxSQLBytes int
 	// MaxValueBytes bounds one row as it comes over the wire (a message
@@ -74,6 +77,10 @@ func (cfg Config) withDefaults() Config {
 	set(&cfg.MaxConns, DefaultMaxConns)
 	set(&cfg.MaxSchemaConns, DefaultMaxSchemaConns)
 	cfg.MaxSchemaConns = min(cfg.MaxSchemaConns, cfg.MaxConns)
+	if cfg.ReserveConns <= 0 {
+		cfg.ReserveConns = cfg.MaxConns / 4
+	}
+	cfg.ReserveConns = min(cfg.ReserveConns, cfg.MaxConns-1)
 	set(&cfg.MaxSQLBytes, DefaultMaxSQLBytes)
 	set(&cfg.MaxValueBytes, DefaultMaxValueBytes)
 	set(&cfg.MaxResultRows, DefaultMaxResultRows)

@@ -21,9 +21,8 @@ type db struct {
 	eng    *Engine
 	srv    *server
 	schema string
-	quoted string        // schema as an identifier
-	role   string        // its role (SchemaRole), as an identifier
-	slots  chan struct{} // a token per statement running on the schema
+	quoted string // schema as an identifier
+	role   string // its role (SchemaRole), as an identifier
 
 	namesOnce sync.Once
 	names     map[string]bool // the schema's table and column names, once read

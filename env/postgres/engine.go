@@ -21,14 +21,16 @@ import (
 const idleConnTime = time.Minute
 
 // Engine opens schemas of PostgreSQL servers, each behind the sandbox
-// described in the package comment. It keeps one pool per server (per
-// URL, as the reader logs in with it), opened with the first schema on
-// it and closed with the last. It is safe for concurrent use.
+// described in the package comment. It keeps one pool per server (host,
+// port and database, however the URLs that name it are spelled), opened
+// with the first schema on it and closed with the last, and one
+// admission that shares its connections among the schemas. It is safe
+// for concurrent use.
 type Engine struct {
 	cfg Config
 
 	mu      sync.Mutex         // guards servers and closed
-	servers map[string]*server // by the URL the reader logs in with
+	servers map[string]*server // by serverKey
 	closed  env.PoolStats      // the waits of the pools since closed
 }
 
@@ -37,6 +39,7 @@ type server struct {
 	key  string
 	name string // host/database, for messages
 	pool *pgxpool.Pool
+	adm  *admission
 	refs int // databases open on it; guarded by Engine.mu
 }
 
@@ -68,7 +71,7 @@ func (e *Engine) Open(ctx context.Context, source string) (env.DB, error) {
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	d := &db{eng: e, srv: srv, schema: src.schema, quoted: pgx.Identifier{src.schema}.Sanitize(),
-		role: pgx.Identifier{SchemaRole(e.cfg.Role, src.schema)}.Sanitize(), slots: make(chan struct{}, e.cfg.MaxSchemaConns)}
+		role: pgx.Identifier{SchemaRole(e.cfg.Role, src.schema)}.Sanitize()}
 	if err := d.check(ctx); err != nil {
 		e.release(srv)
 		return nil, fmt.Errorf("%s: %w", where, err)
@@ -77,16 +80,17 @@ func (e *Engine) Open(ctx context.Context, source string) (env.DB, error) {
 }
 
 // server returns the pool of src's server, creating it on first use, and
-// counts one more database on it.
+// counts one more database on it. The pool logs in with the first URL
+// that names the server.
 func (e *Engine) server(src source) (*server, error) {
-	key := src.asRole(e.cfg.Role)
+	key := src.key(e.cfg.Role)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if s, ok := e.servers[key]; ok {
 		s.refs++
 		return s, nil
 	}
-	pc, err := e.poolConfig(key)
+	pc, err := e.poolConfig(src.asRole(e.cfg.Role))
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +98,8 @@ func (e *Engine) server(src source) (*server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &server{key: key, name: src.server(), pool: pool, refs: 1}
+	s := &server{key: key, name: src.server(), pool: pool, refs: 1,
+		adm: newAdmission(e.cfg.MaxConns, e.cfg.ReserveConns, e.cfg.MaxSchemaConns)}
 	e.servers[key] = s
 	return s, nil
 }

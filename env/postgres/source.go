@@ -55,3 +55,26 @@ func (s source) asRole(role string) string {
 func (s source) server() string {
 	return s.url.Host + s.url.Path
 }
+
+// key names the server for the engine's pools: role@host:port/database,
+// with the defaults a URL may leave out (port 5432; the database named
+// after the user) filled in and the host in lower case, so that every
+// spelling of one server's URL (other parameters, another order, an
+// explicit default port) shares one pool and its bound.
+func (s source) key(role string) string {
+	host, port := strings.ToLower(s.url.Hostname()), s.url.Port()
+	if q := s.url.Query(); host == "" {
+		host = q.Get("host")
+	}
+	if port == "" {
+		port = "5432"
+	}
+	db := strings.TrimPrefix(s.url.Path, "/")
+	if db == "" {
+		db = s.url.Query().Get("dbname")
+	}
+	if db == "" {
+		db = role
+	}
+	return role + "@" + host + ":" + port + "/" + db
+}
