@@ -91,8 +91,11 @@ func TestRunawaysLeaveConnectionsForOtherSchemas(t *testing.T) {
 		running, waiting := adm.counts()
 		return running+waiting == 16
 	})
-	if running, _ := adm.counts(); running > 8-2 {
-		t.Errorf("the runaways of two schemas hold %d of 8 connections; want at most 6 (2 kept in reserve)", running)
+	// One schema's runaways stop at 6 (2 kept in reserve); the other's
+	// first statement may take one of the reserve, as every schema's first
+	// statement may.
+	if running, _ := adm.counts(); running > 8-2+1 {
+		t.Errorf("the runaways of two schemas hold %d of 8 connections; want at most 7", running)
 	}
 	for i := range 4 {
 		rs, err := dc.Query(context.Background(), fmt.Sprintf("SELECT %d", i), env.Limits{Timeout: 5 * time.Second})
