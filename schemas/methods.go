@@ -46,6 +46,7 @@ type Limits struct {
 	MaxTagsBytes     int     `json:"max_tags_bytes" jsonschema_description:"Bytes of an episode.reset's tags."`
 	MaxConnBytes     int64   `json:"max_conn_bytes" jsonschema_description:"Bytes one socket's running requests and unwritten replies may hold before the server stops reading it."`
 	MaxConnections   int     `json:"max_connections" jsonschema_description:"Open WebSockets and HTTP RPC requests at once."`
+	MaxCallsPerTurn  int     `json:"max_calls_per_turn" jsonschema_description:"Calls one step runs; the calls past it are answered as not run."`
 }
 
 // Stats are live counters, as server.info reports them.
@@ -120,11 +121,19 @@ type StepParams struct {
 	EpisodeID string `json:"episode_id" jsonschema:"minLength=1" jsonschema_description:"The episode, as episode.reset returned it."`
 	Action    Action `json:"action" jsonschema_description:"What the model did: a tool call the client parsed, or the model's whole completion."`
 	Usage     *Usage `json:"usage,omitempty" jsonschema_description:"What the model's completion for this step cost, as the client's inference server reported it; recorded with the step and paid by the reward's length term."`
+	// FinishReason is why the model's completion ended, as the chat
+	// endpoint said (stop, tool_calls, length, ...); recorded with the
+	// step.
+	FinishReason string `json:"finish_reason,omitempty" jsonschema:"maxLength=64" jsonschema_description:"Why the model's completion ended, as the inference server said (stop, tool_calls, length, ...); recorded with the step."`
 }
+
+// MaxFinishReasonBytes bounds StepParams.FinishReason.
+const MaxFinishReasonBytes = 64
 
 // Usage is the client-reported cost of the completion behind a step.
 type Usage struct {
 	CompletionTokens int `json:"completion_tokens" jsonschema:"minimum=0,maximum=16777216" jsonschema_description:"Tokens the model generated for this step, at most MaxCompletionTokens (2^24)."`
+	PromptTokens     int `json:"prompt_tokens,omitempty" jsonschema:"minimum=0,maximum=16777216" jsonschema_description:"Tokens of the prompt the completion was generated from, at most MaxCompletionTokens (2^24); recorded only."`
 }
 
 // MaxCompletionTokens bounds Usage.CompletionTokens: far past any real
@@ -146,8 +155,10 @@ type Action struct {
 type StepResult struct {
 	Observation Observation `json:"observation"`
 	// Observations answers each call of the turn, in call order, one
-	// tool message per call; present when the action was a Message.
-	Observations []ToolMessage `json:"observations,omitempty" jsonschema_description:"One tool message per call of the turn, in call order; present when the action was a message."`
+	// tool message per call; present when the action was a Message, or
+	// a hermes text that held a call. Observation then holds their
+	// contents too, one after the other (docs/protocol.md).
+	Observations []ToolMessage `json:"observations,omitempty" jsonschema_description:"One tool message per call of the turn, in call order; present when the action was a message, or a hermes text holding a call."`
 	Reward       float64       `json:"reward" jsonschema_description:"The step's reward: the sum of info.reward_components."`
 	Terminated   bool          `json:"terminated" jsonschema_description:"True after a submit: the episode has ended."`
 	Truncated    bool          `json:"truncated" jsonschema_description:"True when the turns ran out without a submit: the episode has ended."`
@@ -170,6 +181,10 @@ type StepInfo struct {
 	Result           *ResultInfo        `json:"result,omitempty"`
 	RewardComponents map[string]float64 `json:"reward_components"`
 	Outcome          string             `json:"outcome,omitempty" jsonschema_description:"How the episode ended; only on the step that ended it."`
+	// Calls says what each call of the turn got and earned, in call
+	// order; present with StepResult.Observations. Tool, Error and
+	// Result above are then the last call's that ran.
+	Calls []CallInfo `json:"calls,omitempty" jsonschema_description:"Each call of the turn, in call order, with what it earned; present with observations. tool, error and result above are the last call's that ran."`
 }
 
 // ToolError says why a step failed. It is data, not a JSON-RPC error: the
@@ -192,6 +207,7 @@ const (
 	ErrCodeNoSuchTable    = "no_such_table"   // inspect_schema named a table that does not exist
 	ErrCodeNoSuchColumn   = "no_such_column"  // describe_column or search_values named a column that does not exist
 	ErrCodeUnavailable    = "unavailable"     // the tool cannot answer for this database (search_values with no index)
+	ErrCodeNotRun         = "not_run"         // a call of a turn that did not run: after a submit, or past --max-calls-per-turn
 )
 
 // ResultInfo is the rows a statement returned, as far as they were shown.

@@ -27,7 +27,7 @@ func toolErrorCodes() []any {
 	return []any{
 		schemas.ErrCodeSQL, schemas.ErrCodeTimeout, schemas.ErrCodeDenied, schemas.ErrCodeMultiStatement,
 		schemas.ErrCodeTooLarge, schemas.ErrCodeFormat, schemas.ErrCodeArguments, schemas.ErrCodeUnknownTool,
-		schemas.ErrCodeNoSuchTable,
+		schemas.ErrCodeNoSuchTable, schemas.ErrCodeNoSuchColumn, schemas.ErrCodeUnavailable, schemas.ErrCodeNotRun,
 	}
 }
 
@@ -62,6 +62,20 @@ func (g *generator) rules() map[string]func(*jsonschema.Schema) {
 		"StepRecord": func(s *jsonschema.Schema) {
 			describe(prop(s, "arguments"), "The call's arguments as the action gave them (any JSON value: a text action may give a malformed one); left out when no call was read.")
 		},
+		"AssistantMessage": func(s *jsonschema.Schema) {
+			prop(s, "role").Const, prop(s, "role").Enum = "assistant", nil
+			nullable(s, "content")
+			nullable(s, "reasoning_content")
+		},
+		"ToolCall": func(s *jsonschema.Schema) { prop(s, "type").Const, prop(s, "type").Enum = "function", nil },
+		"FunctionCall": func(s *jsonschema.Schema) {
+			args := &jsonschema.Schema{OneOf: []*jsonschema.Schema{{Type: "string"}, {Type: "object"}, {Type: "null"}}}
+			s.Properties.Set("arguments", describe(args, "The call's arguments as the model gave them: a JSON string holding an object (the OpenAI shape), or an object; left out or null means none. Kept exactly as sent; a string that holds no object makes the call fail with bad_arguments, not the step."))
+		},
+		"ToolMessage": func(s *jsonschema.Schema) { prop(s, "role").Const = "tool" },
+		"CallRecord": func(s *jsonschema.Schema) {
+			describe(prop(s, "arguments"), "The call's arguments decoded: the object a JSON string held, {} for none; as sent when they are not an object.")
+		},
 		"Tool":         func(s *jsonschema.Schema) { prop(s, "type").Const = "function" },
 		"ToolFunction": func(s *jsonschema.Schema) { prop(s, "parameters").Type = "object" },
 		"Observation":  func(s *jsonschema.Schema) { prop(s, "role").Const = "tool" },
@@ -70,13 +84,20 @@ func (g *generator) rules() map[string]func(*jsonschema.Schema) {
 }
 
 // actionRule says what the server's check of an action does: a tool call
-// (tool, with object arguments) or a text, never both, never neither.
+// (tool, with object arguments), a text, or an assistant message, exactly
+// one of them.
 func actionRule(s *jsonschema.Schema) {
-	s.Description = "What the model did: a tool call the client parsed (tool, with arguments) or the model's whole completion (text), never both."
+	s.Description = "What the model did, exactly one of: a tool call the client parsed (tool, with arguments), the model's whole completion (text), or its reply as an assistant message (message), whose calls all run in order."
 	prop(s, "tool").MinLength = one()
 	prop(s, "arguments").Type = "object"
-	s.OneOf = []*jsonschema.Schema{{Required: []string{"tool"}}, {Required: []string{"text"}}}
+	s.OneOf = []*jsonschema.Schema{{Required: []string{"tool"}}, {Required: []string{"text"}}, {Required: []string{"message"}}}
 	s.DependentRequired = map[string][]string{"arguments": {"tool"}}
+}
+
+// nullable lets the string property key of s be null too.
+func nullable(s *jsonschema.Schema, key string) {
+	p := prop(s, key)
+	s.Properties.Set(key, &jsonschema.Schema{OneOf: []*jsonschema.Schema{{Type: p.Type}, {Type: "null"}}, Description: p.Description})
 }
 
 // partial makes a reward spec an override: every member optional, as

@@ -57,6 +57,9 @@ type StepRecord struct {
 	// turn of one call in a v1 shape, which Tool, Arguments and
 	// Observation describe. CallList gives either as a list.
 	Calls []CallRecord `json:"calls,omitempty"`
+	// FinishReason is why the model's completion ended, as the client
+	// reported it with the step.
+	FinishReason string `json:"finish_reason,omitempty"`
 }
 
 // CallList is the step's calls as a list: Calls when the turn recorded

@@ -24,7 +24,7 @@ type ToolCall struct {
 // exactly as sent: a JSON string holding an object (the OpenAI shape) or
 // an object.
 type FunctionCall struct {
-	Name      string          `json:"name" jsonschema:"minLength=1"`
+	Name      string          `json:"name" jsonschema_description:"The tool called; a name the episode does not offer (or none) makes the call fail with unknown_tool, not the step."`
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 }
 
@@ -37,11 +37,26 @@ type ToolMessage struct {
 	Content    string `json:"content"`
 }
 
-// CallRecord is one call of a recorded turn and what it got.
+// CallInfo is the machine-readable side of one call of a turn, as a
+// step's info.calls lists them: which call earned which reward
+// components, and what it got.
+type CallInfo struct {
+	ID               string             `json:"id" jsonschema_description:"The call's id: the model's, or call_<turn>_<i> when it gave none."`
+	Tool             string             `json:"tool" jsonschema_description:"The tool called; empty when the call could not be read."`
+	Error            *ToolError         `json:"error,omitempty"`
+	Result           *ResultInfo        `json:"result,omitempty"`
+	RewardComponents map[string]float64 `json:"reward_components,omitempty" jsonschema_description:"What this call earned; left out for a call that did not run. The step's reward_components are their sums."`
+}
+
+// CallRecord is one call of a recorded turn and what it got. Its
+// Arguments are decoded: the object a JSON string held, {} for none, and
+// as sent only when they are not an object (the call then failed with
+// bad_arguments). A call that did not run has the error not_run and no
+// reward components.
 type CallRecord struct {
 	ID               string             `json:"id"`
 	Tool             string             `json:"tool"`
-	Arguments        json.RawMessage    `json:"arguments,omitempty"` // decoded: always an object
+	Arguments        json.RawMessage    `json:"arguments,omitempty"`
 	Observation      string             `json:"observation"`
 	Error            *ToolError         `json:"error,omitempty"`
 	ResultMeta       *ResultMeta        `json:"result_meta,omitempty"`
