@@ -19,18 +19,87 @@ const (
 // hermesExpected ends every hermes format error.
 const hermesExpected = `Expected <tool_call>{"name": "<tool>", "arguments": {...}}</tool_call>, with the arguments as a JSON object.`
 
-// parseHermes reads the first <tool_call>{...}</tool_call> of visible text.
-// White space and a markdown fence around the JSON are allowed, and so is
-// a missing </tool_call> at the very end of the text (the stop token ate
-// it) or before the next <tool_call>.
-func parseHermes(visible string) (Call, int, *schemas.ToolError) {
-	i := strings.Index(visible, callOpen)
-	if i < 0 {
-		return Call{}, 0, formatError("no tool call found. %s", hermesExpected)
+// parseHermes reads the first call of text (see hermesBlocks); extra
+// counts the blocks after it.
+func parseHermes(text string) (Call, int, *schemas.ToolError) {
+	blocks, _, unclosed := hermesBlocks(text)
+	if len(blocks) == 0 {
+		return Call{}, 0, noHermesCall(unclosed)
 	}
-	body, rest := cutCall(visible[i+len(callOpen):], callClose, func(s string) int { return strings.Index(s, callOpen) })
-	c, err := decodeHermesCall(stripFence(body))
-	return c, strings.Count(rest, callOpen), err
+	c, err := decodeHermesCall(stripFence(blocks[0]))
+	return c, len(blocks) - 1, err
+}
+
+// noHermesCall is the format error of a text that holds no <tool_call>.
+func noHermesCall(unclosed bool) *schemas.ToolError {
+	err := formatError("no tool call found. %s", hermesExpected)
+	if unclosed {
+		err.Message = unclosedThink + err.Message
+	}
+	return err
+}
+
+// hermesTurn reads every <tool_call> block of text, in order, each a call
+// or the format error that says why it is not one, and the text outside
+// the blocks.
+func hermesTurn(text string) (Turn, *schemas.ToolError) {
+	blocks, content, unclosed := hermesBlocks(text)
+	if len(blocks) == 0 {
+		return Turn{}, noHermesCall(unclosed)
+	}
+	t := Turn{Content: content, Calls: make([]ParsedCall, len(blocks))}
+	for i, b := range blocks {
+		t.Calls[i].Call, t.Calls[i].Err = decodeHermesCall(stripFence(b))
+	}
+	return t, nil
+}
+
+// hermesBlocks returns the bodies of the <tool_call> blocks of text that
+// are outside <think>...</think> (text before a </think> with no <think>
+// before it is a block that began in the prompt), in order, and the text
+// outside the call blocks, think blocks included, trimmed. White space
+// and a markdown fence around a block's JSON are the decoder's; a missing
+// </tool_call> is allowed at the very end of the text (the stop token ate
+// it) or before the next <tool_call> or <think>. unclosed reports a
+// <think> that never closes: everything after it is reasoning.
+func hermesBlocks(text string) (blocks []string, content string, unclosed bool) {
+	var out strings.Builder
+	if i := strings.Index(text, thinkClose); i >= 0 && !strings.Contains(text[:i], thinkOpen) {
+		out.WriteString(text[:i+len(thinkClose)])
+		text = text[i+len(thinkClose):]
+	}
+	for text != "" {
+		c, t := strings.Index(text, callOpen), strings.Index(text, thinkOpen)
+		switch {
+		case t >= 0 && (c < 0 || t < c):
+			j := strings.Index(text[t:], thinkClose)
+			if j < 0 {
+				out.WriteString(text)
+				return blocks, strings.TrimSpace(out.String()), true
+			}
+			out.WriteString(text[:t+j+len(thinkClose)])
+			text = text[t+j+len(thinkClose):]
+		case c < 0:
+			out.WriteString(text)
+			text = ""
+		default:
+			out.WriteString(text[:c])
+			var body string
+			body, text = cutCall(text[c+len(callOpen):], callClose, nextHermesOpen)
+			blocks = append(blocks, body)
+		}
+	}
+	return blocks, strings.TrimSpace(out.String()), false
+}
+
+// nextHermesOpen finds where an unclosed call's body ends: at the next
+// <tool_call> or <think>; -1 for neither.
+func nextHermesOpen(s string) int {
+	c, t := strings.Index(s, callOpen), strings.Index(s, thinkOpen)
+	if c < 0 || (t >= 0 && t < c) {
+		return t
+	}
+	return c
 }
 
 // cutCall splits the text after an opening tag into the call's body and

@@ -15,28 +15,80 @@ func ValidFormat(format string) bool {
 
 // ParseText parses a model's whole completion in the given action format
 // (schemas.FormatHermes or schemas.FormatTags) and returns its first call.
-// extra is how many further calls the text held: only the first runs, and
-// the observation says so (see ExtraCallsNote). Text inside <think> blocks
-// is reasoning and never holds a call. Text with no call, or a malformed
-// one, is a ToolError of code schemas.ErrCodeFormat whose message says
-// what was expected.
+// extra is how many further calls the text held (ParseTurn reads them
+// all). Text inside <think> blocks is reasoning and never holds a call.
+// Text with no call, or a malformed one, is a ToolError of code
+// schemas.ErrCodeFormat whose message says what was expected.
 //
 // The returned call is not checked against its tool: pass it to Decode.
 func ParseText(format, text string) (c Call, extra int, err *schemas.ToolError) {
-	visible, unclosed := outsideThink(text)
 	switch format {
 	case schemas.FormatHermes:
-		c, extra, err = parseHermes(visible)
+		return parseHermes(text)
 	case schemas.FormatTags:
-		c, extra, err = parseTags(visible)
-	default:
-		return Call{}, 0, formatError("unknown action format %q: the formats are %s and %s",
-			format, schemas.FormatHermes, schemas.FormatTags)
+		return parseTagsText(text)
 	}
+	return Call{}, 0, unknownFormat(format)
+}
+
+// Turn is a text action read as one turn of the model: its calls, in
+// order, and the text outside them.
+type Turn struct {
+	Calls []ParsedCall
+	// Content is the text outside the call blocks, <think> blocks
+	// included, trimmed; "" when there is none. Only the hermes format
+	// sets it.
+	Content string
+	// Extra counts the calls the text held past those in Calls, which do
+	// not run (the tags format reads only its first tag; see
+	// ExtraCallsNote).
+	Extra int
+}
+
+// ParsedCall is one call of a Turn, or the format error of a call block
+// that could not be read as one.
+type ParsedCall struct {
+	Call Call
+	Err  *schemas.ToolError
+}
+
+// ParseTurn parses a model's whole completion as one turn. In the hermes
+// format every <tool_call> block is a call, in order: a block that is not
+// a readable call is that call's format error, and the others still
+// count. In the tags format the first tag is the turn's one call, as
+// ParseText reads it. A text with no call at all is a format error of
+// the turn.
+func ParseTurn(format, text string) (Turn, *schemas.ToolError) {
+	switch format {
+	case schemas.FormatHermes:
+		return hermesTurn(text)
+	case schemas.FormatTags:
+		c, extra, err := parseTagsText(text)
+		if err != nil {
+			return Turn{}, err
+		}
+		return Turn{Calls: []ParsedCall{{Call: c}}, Extra: extra}, nil
+	}
+	return Turn{}, unknownFormat(format)
+}
+
+// parseTagsText reads the first tag of text outside its <think> blocks.
+func parseTagsText(text string) (Call, int, *schemas.ToolError) {
+	visible, unclosed := outsideThink(text)
+	c, extra, err := parseTags(visible)
 	if err != nil && unclosed {
-		err.Message = "the <think> block is never closed, so no call was read; close it with </think> first. " + err.Message
+		err.Message = unclosedThink + err.Message
 	}
 	return c, extra, err
+}
+
+// unclosedThink opens the format error of a text whose <think> never
+// closes.
+const unclosedThink = "the <think> block is never closed, so no call was read; close it with </think> first. "
+
+func unknownFormat(format string) *schemas.ToolError {
+	return formatError("unknown action format %q: the formats are %s and %s",
+		format, schemas.FormatHermes, schemas.FormatTags)
 }
 
 // ExtraCallsNote is the line an observation carries when the text held

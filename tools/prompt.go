@@ -110,7 +110,7 @@ To call a tool, write one call in this form, after any reasoning:
 <tool_call>
 ` + example + `
 </tool_call>
-The arguments are a JSON object: escape double quotes and line breaks inside strings as JSON requires. Make one call per reply; only the first call in a reply runs, and a reply with no call wastes the turn.`)
+The arguments are a JSON object: escape double quotes and line breaks inside strings as JSON requires. Several calls in one reply run in order, and a call after a submit does not run; a reply with no call wastes the turn.`)
 	return b.String()
 }
 
