@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/sqlgym/sqlgym/reward"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -44,12 +45,12 @@ func recordedFacts(old schemas.RewardSpec, st *schemas.StepRecord, outcome strin
 	c := st.RewardComponents
 	f := facts{Final: reward.Final{Outcome: outcome, Executed: outcome == schemas.OutcomeMismatch}}
 	if w.ColumnJaccard != 0 {
-		f.ColumnJaccard = c[reward.ComponentFinalColumnJaccard] / w.ColumnJaccard
+		f.ColumnJaccard = within(c[reward.ComponentFinalColumnJaccard]/w.ColumnJaccard, 0, 1)
 	} else {
 		f.jaccardUnknown = true
 	}
 	if w.Efficiency != 0 {
-		f.Efficiency = c[reward.ComponentFinalEfficiency] / w.Efficiency
+		f.Efficiency = within(c[reward.ComponentFinalEfficiency]/w.Efficiency, 0, efficiencyTop)
 	} else {
 		f.efficiencyUnknown = true
 	}
@@ -62,13 +63,26 @@ func recordedFacts(old schemas.RewardSpec, st *schemas.StepRecord, outcome strin
 	return f
 }
 
+// efficiencyTop is the largest R-VES bucket (reward.RatioBucket).
+var efficiencyTop = reward.RatioBucket(math.Inf(1))
+
+// within is x kept to [lo, hi], lo for NaN: a fact read back from a
+// record made under any spec (weights of 1e-300, components of 1e308)
+// stays in its domain, so the new spec pays it finitely.
+func within(x, lo, hi float64) float64 {
+	if math.IsNaN(x) {
+		return lo
+	}
+	return max(lo, min(hi, x))
+}
+
 // recordedLaterFacts reads the facts of the terms added after the first
 // specs: table overlap, rows returned, and the table-read guard (which
 // pays a guarded correct answer as a mismatch).
 func recordedLaterFacts(old schemas.RewardSpec, c map[string]float64, f *facts) {
 	w := old.Final
 	if w.TableJaccard != 0 {
-		f.TableJaccard = c[reward.ComponentFinalTableJaccard] / w.TableJaccard
+		f.TableJaccard = within(c[reward.ComponentFinalTableJaccard]/w.TableJaccard, 0, 1)
 	} else {
 		f.tablesUnknown = true
 	}

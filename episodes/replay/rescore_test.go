@@ -243,3 +243,36 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+// TestStatsOfHugeRewards: rewards at the ends of the float range, as a
+// record may hold them, are described and binned without a panic, and
+// every number is finite.
+func TestStatsOfHugeRewards(t *testing.T) {
+	xs := []float64{1e308, -1e308, math.MaxFloat64, -math.MaxFloat64, 0, math.SmallestNonzeroFloat64}
+	ys := []float64{1, -1, math.Inf(1), math.NaN()}
+	d := replay.NewDist(xs)
+	all := append([]float64{d.Mean, d.Min, d.Max}, d.Quantiles...)
+	edges, cx, cy := replay.Histogram(xs, ys, 10)
+	for _, v := range append(all, edges...) {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			t.Fatalf("dist %+v edges %v: a number is not finite", d, edges)
+		}
+	}
+	if d.N != 6 || d.Min != -math.MaxFloat64 || d.Max != math.MaxFloat64 {
+		t.Errorf("dist %+v", d)
+	}
+	if sum(cx) != len(xs) || sum(cy) != 2 || cx[0] != 1 || cx[9] != 1 {
+		t.Errorf("counts %v / %v, want every value of xs and the finite ones of ys, the extremes in the end bins", cx, cy)
+	}
+	if r := (&replay.RescoreReport{TotalBefore: xs, TotalAfter: ys}).Summary(); !strings.Contains(r, "total_reward from") {
+		t.Errorf("summary:\n%s", r)
+	}
+}
+
+func sum(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
+}

@@ -19,22 +19,51 @@ type Dist struct {
 	Quantiles []float64 // at QuantileLevels, linearly interpolated
 }
 
-// NewDist describes xs.
+// NewDist describes xs. Any finite values give finite numbers: a sum
+// that overflows gives way to one of x/n, and quantiles interpolate without the difference
+// of two values (which can overflow); a non-finite value is not counted.
 func NewDist(xs []float64) Dist {
-	d := Dist{N: len(xs), Quantiles: make([]float64, len(QuantileLevels))}
-	if len(xs) == 0 {
+	d := Dist{Quantiles: make([]float64, len(QuantileLevels))}
+	s := finiteSorted(xs)
+	d.N = len(s)
+	if len(s) == 0 {
 		return d
 	}
-	s := slices.Sorted(slices.Values(xs))
-	sum := 0.0
-	for _, x := range s {
-		sum += x
-	}
-	d.Mean, d.Min, d.Max = sum/float64(len(s)), s[0], s[len(s)-1]
+	d.Mean = mean(s)
+	d.Min, d.Max = s[0], s[len(s)-1]
+	d.Mean = max(d.Min, min(d.Max, d.Mean)) // rounding cannot take it outside
 	for i, q := range QuantileLevels {
 		d.Quantiles[i] = quantile(s, q)
 	}
 	return d
+}
+
+// mean of finite s, never overflowing.
+func mean(s []float64) float64 {
+	n, sum := float64(len(s)), 0.0
+	for _, x := range s {
+		sum += x
+	}
+	if !math.IsInf(sum, 0) {
+		return sum / n
+	}
+	sum = 0
+	for _, x := range s {
+		sum += x / n
+	}
+	return sum
+}
+
+// finiteSorted is the finite values of xs, sorted.
+func finiteSorted(xs []float64) []float64 {
+	s := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if !math.IsInf(x, 0) && !math.IsNaN(x) {
+			s = append(s, x)
+		}
+	}
+	slices.Sort(s)
+	return s
 }
 
 // quantile of sorted s at q, interpolating between the closest ranks (as
@@ -43,40 +72,59 @@ func quantile(s []float64, q float64) float64 {
 	pos := q * float64(len(s)-1)
 	lo := int(math.Floor(pos))
 	hi := min(lo+1, len(s)-1)
-	return s[lo] + (pos-float64(lo))*(s[hi]-s[lo])
+	return lerp(s[lo], s[hi], pos-float64(lo))
+}
+
+// lerp is a + f*(b-a) for f in [0, 1], finite for finite a and b: when
+// b-a overflows, the weighted sum of the two, which cannot.
+func lerp(a, b, f float64) float64 {
+	if f == 0 {
+		return a
+	}
+	if d := b - a; !math.IsInf(d, 0) {
+		return a + f*d
+	}
+	return a*(1-f) + b*f
 }
 
 // Histogram counts xs and ys in the same bins: n equal bins from the
-// smallest to the largest value of both (one bin when they are all
-// equal). It returns the bins' lower edges and the counts of each set.
+// smallest to the largest finite value of both (one bin when they are
+// all equal). It returns the bins' lower edges and the counts of each
+// set. Any finite values are binned, ±1e308 included; a non-finite value
+// is not counted.
 func Histogram(xs, ys []float64, n int) (edges []float64, cx, cy []int) {
-	all := append(slices.Clone(xs), ys...)
+	all := finiteSorted(append(slices.Clone(xs), ys...))
 	if len(all) == 0 || n < 1 {
 		return nil, nil, nil
 	}
-	lo, hi := slices.Min(all), slices.Max(all)
+	lo, hi := all[0], all[len(all)-1]
 	if lo == hi {
 		n = 1
 	}
-	width := (hi - lo) / float64(n)
 	edges = make([]float64, n)
 	for i := range edges {
-		edges[i] = lo + float64(i)*width
-	}
-	bin := func(x float64) int {
-		if width == 0 {
-			return 0
-		}
-		return min(int((x-lo)/width), n-1)
+		edges[i] = lerp(lo, hi, float64(i)/float64(n))
 	}
 	cx, cy = make([]int, n), make([]int, n)
-	for _, x := range xs {
-		cx[bin(x)]++
-	}
-	for _, y := range ys {
-		cy[bin(y)]++
-	}
+	count(cx, xs, lo, hi)
+	count(cy, ys, lo, hi)
 	return edges, cx, cy
+}
+
+// count adds each finite x of xs to its bin of c, the bins splitting
+// [lo, hi] evenly. Halves keep hi-lo finite.
+func count(c []int, xs []float64, lo, hi float64) {
+	span := hi/2 - lo/2
+	for _, x := range xs {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			continue
+		}
+		i := 0
+		if span > 0 {
+			i = int((x/2 - lo/2) / span * float64(len(c)))
+		}
+		c[max(0, min(i, len(c)-1))]++
+	}
 }
 
 // RescoreReport compares the rewards and outcomes of the episodes before
