@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -18,17 +19,21 @@ import (
 // engineFlags say which datasets run on a PostgreSQL server
 // (--engine NAME=postgres://URL) and bound that server's connections.
 type engineFlags struct {
-	values         listFlag
-	pgConns        int
-	pgSchemaConns  int
-	schemaConnsSet bool              // --pg-schema-conns was given
-	servers        map[string]string // dataset name -> server URL; set by parse
-	built          *postgres.Engine  // the engine postgres returned last
+	values            listFlag
+	pgConns           int
+	pgSchemaConns     int
+	schemaConnsSet    bool // --pg-schema-conns was given
+	pgStatementMemory int64
+	servers           map[string]string // dataset name -> server URL; set by parse
+	built             *postgres.Engine  // the engine postgres returned last
 }
 
 func (e *engineFlags) register(fs *flag.FlagSet) {
 	fs.Var(&e.values, "engine", "run dataset NAME on a PostgreSQL server, `NAME=postgres://URL`: each db_id is the schema of that name "+
 		"(sqlgym import creates them), read as the role "+postgres.DefaultRole+" (repeatable)")
+	bytesVar(fs, &e.pgStatementMemory, "pg-statement-memory", postgres.DefaultMaxStatementMemory,
+		"private memory of the PostgreSQL server process running one statement, where the server runs on this host: past it the statement "+
+			"is cancelled and the model gets too_large (0: no bound)")
 	fs.IntVar(&e.pgConns, "pg-conns", postgres.DefaultMaxConns,
 		"connections to one PostgreSQL server: statements running on it at once, all its schemas together; waiting counts against the statement's timeout")
 	e.pgSchemaConns = postgres.DefaultMaxSchemaConns
@@ -116,7 +121,8 @@ func (e *engineFlags) checkUsed(dss []*env.Dataset) error {
 // postgres is the PostgreSQL engine within the flags' bounds, with
 // timeout for a call that names none.
 func (e *engineFlags) postgres(timeout time.Duration) *postgres.Engine {
-	e.built = postgres.New(postgres.Config{MaxConns: e.pgConns, MaxSchemaConns: e.pgSchemaConns, DefaultTimeout: timeout})
+	e.built = postgres.New(postgres.Config{MaxConns: e.pgConns, MaxSchemaConns: e.pgSchemaConns, DefaultTimeout: timeout,
+		MaxStatementMemory: cmp.Or(e.pgStatementMemory, -1)})
 	return e.built
 }
 
@@ -133,6 +139,10 @@ func (e *engineFlags) warnCapacity(ctx context.Context, log *zap.Logger) {
 		log.Warn("could not read a PostgreSQL server's max_connections", zap.Error(err))
 	}
 	for _, c := range caps {
+		if !c.MemoryWatched && e.pgStatementMemory > 0 {
+			log.Warn("--pg-statement-memory is not enforced: the PostgreSQL server's processes are not visible on this host "+
+				"(bound each backend's memory on the server's host instead: docs/engines.md)", zap.String("server", c.Server))
+		}
 		if c.Pool > c.Available {
 			log.Warn("--pg-conns is more than the PostgreSQL server allows: lower --pg-conns or raise max_connections",
 				zap.String("server", c.Server), zap.Int("pg_conns", c.Pool), zap.Int("server_available", c.Available))

@@ -31,6 +31,7 @@ type conn struct {
 type budget struct {
 	parent, stmt    context.Context
 	timeout, waited time.Duration
+	memLimit        int64 // the engine's MaxStatementMemory, for the error past it
 }
 
 // call runs f inside a READ ONLY transaction on a connection of the
@@ -48,9 +49,11 @@ func (d *db) call(ctx context.Context, timeout time.Duration, f func(*conn) erro
 // is "": only the engine's own check of a schema runs so.
 func (d *db) callAs(ctx context.Context, role string, timeout time.Duration, f func(*conn) error) error {
 	start := time.Now()
-	stmtCtx, cancel := context.WithTimeout(ctx, timeout)
+	memCtx, memCancel := context.WithCancelCause(ctx)
+	defer memCancel(nil)
+	stmtCtx, cancel := context.WithTimeout(memCtx, timeout)
 	defer cancel()
-	b := budget{parent: ctx, stmt: stmtCtx, timeout: timeout}
+	b := budget{parent: ctx, stmt: stmtCtx, timeout: timeout, memLimit: d.eng.cfg.MaxStatementMemory}
 	if err := d.srv.adm.acquire(stmtCtx, d.schema); err != nil {
 		why := ""
 		if we, ok := err.(*waitError); ok {
@@ -71,7 +74,9 @@ func (d *db) callAs(ctx context.Context, role string, timeout time.Duration, f f
 	if err := c.begin(d, role, timeout-b.waited); err != nil {
 		return classify(err, b)
 	}
+	stopWatch := d.eng.watchMemory(c.pc, memCancel)
 	ferr := f(c)
+	stopWatch()
 	eerr := errors.New("the call's time ran out")
 	if stmtCtx.Err() == nil && !c.pc.IsBusy() {
 		eerr = c.end()

@@ -12,6 +12,10 @@ type Capacity struct {
 	Server    string // host:port/database
 	Pool      int
 	Available int
+	// MemoryWatched says whether the server's processes are visible to
+	// the memory watch (MaxStatementMemory): false when the server runs
+	// on another host or in another PID namespace.
+	MemoryWatched bool
 }
 
 // availableQuery is max_connections less the slots kept for superusers
@@ -31,11 +35,32 @@ func (e *Engine) Capacity(ctx context.Context) ([]Capacity, error) {
 	e.mu.Unlock()
 	var out []Capacity
 	for _, s := range servers {
-		var n int
-		if err := s.pool.QueryRow(ctx, availableQuery).Scan(&n); err != nil {
-			return out, fmt.Errorf("postgres server %s: max_connections: %w", s.name, err)
+		c, err := s.capacity(ctx)
+		if err != nil {
+			return out, err
 		}
-		out = append(out, Capacity{Server: s.name, Pool: e.cfg.MaxConns, Available: n})
+		c.Pool = e.cfg.MaxConns
+		out = append(out, c)
 	}
 	return out, nil
+}
+
+// capacity asks the server for its connections, and looks for its
+// process on this host.
+func (s *server) capacity(ctx context.Context) (Capacity, error) {
+	c := Capacity{Server: s.name}
+	pooled, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return c, fmt.Errorf("postgres server %s: %w", s.name, err)
+	}
+	defer pooled.Release()
+	if err := pooled.QueryRow(ctx, availableQuery).Scan(&c.Available); err != nil {
+		return c, fmt.Errorf("postgres server %s: max_connections: %w", s.name, err)
+	}
+	pc := pooled.Conn().PgConn()
+	if f, err := openBackend(pc.PID(), processAddr(pc.Conn().LocalAddr())); err == nil {
+		f.Close()
+		c.MemoryWatched = true
+	}
+	return c, nil
 }

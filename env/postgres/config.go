@@ -12,6 +12,9 @@ const (
 	DefaultTimeout        = 5 * time.Second
 	DefaultMaxResultRows  = 1_000_000
 	DefaultMaxResultBytes = 256 << 20
+	// DefaultMaxStatementMemory bounds the private memory of the server
+	// process running a statement (memwatch.go).
+	DefaultMaxStatementMemory = 256 << 20
 )
 
 // fetchBatch is how many rows one Execute asks for when the call wants
@@ -57,6 +60,11 @@ type Config struct {
 	// DefaultMaxResultBytes.
 	MaxResultRows  int
 	MaxResultBytes int
+	// MaxStatementMemory bounds the private memory of the server process
+	// running a statement, where that process is on this host: past it
+	// the statement is cancelled and fails with env.ErrTooLarge. 0 means
+	// DefaultMaxStatementMemory; negative, no bound.
+	MaxStatementMemory int64
 	// Mutable, when set, declares that the served schemas may change
 	// while they are served: the databases then do not implement
 	// env.Immutable truthfully (they report false), and what
@@ -85,6 +93,9 @@ func (cfg Config) withDefaults() Config {
 	set(&cfg.MaxValueBytes, DefaultMaxValueBytes)
 	set(&cfg.MaxResultRows, DefaultMaxResultRows)
 	set(&cfg.MaxResultBytes, DefaultMaxResultBytes)
+	if cfg.MaxStatementMemory == 0 {
+		cfg.MaxStatementMemory = DefaultMaxStatementMemory
+	}
 	if cfg.DefaultTimeout <= 0 {
 		cfg.DefaultTimeout = DefaultTimeout
 	}

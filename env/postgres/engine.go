@@ -32,6 +32,7 @@ type Engine struct {
 	mu      sync.Mutex         // guards servers and closed
 	servers map[string]*server // by serverKey
 	closed  env.PoolStats      // the waits of the pools since closed
+	memStats
 }
 
 // server is one server's pool and the databases open on it.

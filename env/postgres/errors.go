@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -22,6 +23,11 @@ func classify(err error, b budget) error {
 	}
 	if b.parent.Err() != nil {
 		return fmt.Errorf("query: %w", b.parent.Err())
+	}
+	if context.Cause(b.stmt) == errStatementMemory {
+		return env.NewQueryError(env.ErrTooLarge, fmt.Sprintf(
+			"the statement used more than %d MiB of the server's memory, its bound; compute less at once (fewer rows in an aggregate, smaller values)",
+			b.memLimit>>20))
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "08P01" && strings.HasPrefix(pe.Message, "bind message supplies 0 parameters") {
