@@ -65,3 +65,32 @@ func TestEndedEpisodesAreBoundedByBytes(t *testing.T) {
 		t.Fatalf("step of a dropped record: %v, want -32002", err)
 	}
 }
+
+// TestDeeplyNestedTagsAreRefused: tags nested past episodes.MaxTagsDepth
+// (5,000 deep fit in 64 KiB, and Python's json cannot read them back) are
+// -32602 naming the bound, and nothing is started; tags at the bound are
+// recorded.
+func TestDeeplyNestedTagsAreRefused(t *testing.T) {
+	h := newHarness(t, options{})
+	c := h.dial()
+	ctx := context.Background()
+	nested := func(depth int) []byte {
+		return []byte(strings.Repeat(`{"a":`, depth) + "1" + strings.Repeat("}", depth))
+	}
+	_, err := c.Reset(ctx, schemas.ResetParams{TaskID: "t/count", Tags: nested(5000)})
+	if rpcCode(err) != schemas.CodeInvalidParams || !strings.Contains(err.Error(), "nested 5000 deep, at most 32") {
+		t.Fatalf("tags nested 5000 deep: %v, want -32602 naming the depth and its bound", err)
+	}
+	arrays := []byte(`{"a":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`)
+	if _, err := c.Reset(ctx, schemas.ResetParams{TaskID: "t/count", Tags: arrays}); rpcCode(err) != schemas.CodeInvalidParams {
+		t.Fatalf("tags holding arrays 40 deep: %v, want -32602", err)
+	}
+	if live := metric(t, h.mgr.Metrics().Registry, "sqlgym_live_episodes"); live != 0 {
+		t.Fatalf("%v live episodes after refused resets", live)
+	}
+	ep := reset(t, c, schemas.ResetParams{TaskID: "t/count", Tags: nested(episodes.MaxTagsDepth)}).EpisodeID
+	got, err := c.Episode(ctx, ep)
+	if err != nil || string(got.Tags) != string(nested(episodes.MaxTagsDepth)) {
+		t.Fatalf("episode.get: %v; want the tags at the bound kept", err)
+	}
+}

@@ -170,7 +170,43 @@ func (m *Manager) checkTags(tags json.RawMessage) error {
 	if len(tags) > 0 && !isJSONObject(tags) {
 		return schemas.Errorf(schemas.CodeInvalidParams, "tags must be a JSON object")
 	}
+	if d := jsonDepth(tags); d > MaxTagsDepth {
+		return schemas.Errorf(schemas.CodeInvalidParams,
+			"tags: nested %d deep, at most %d (objects and arrays within one another, the tags object included)", d, MaxTagsDepth)
+	}
 	return nil
+}
+
+// MaxTagsDepth bounds how deep a reset's tags nest, the tags object
+// itself counting 1: every JSON reader reads them back (Python's json
+// stops near 1,000; Go's encoding/json at 10,000).
+const MaxTagsDepth = 32
+
+// jsonDepth is how deep valid JSON nests: its largest count of objects
+// and arrays open at once. Brackets inside strings do not count.
+func jsonDepth(raw []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range raw {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
 }
 
 // isJSONObject reports whether raw is one JSON object: valid JSON that

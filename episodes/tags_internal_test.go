@@ -20,3 +20,38 @@ func FuzzIsJSONObject(f *testing.F) {
 		}
 	})
 }
+
+// FuzzJSONDepth: jsonDepth of valid JSON is the nesting depth its decoded
+// value has.
+func FuzzJSONDepth(f *testing.F) {
+	for _, s := range []string{`{}`, `[]`, `1`, `"[{"`, `{"a":"\"{"}`, `{"a":[1,{"b":[]}]}`, `[[[["x\\"]]]]`, `{"a":"\\\\"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var v any
+		if json.Unmarshal(raw, &v) != nil {
+			return
+		}
+		if got, want := jsonDepth(raw), depthOf(v); got != want {
+			t.Errorf("jsonDepth(%q) = %d, want %d", raw, got, want)
+		}
+	})
+}
+
+// depthOf is how deep a decoded JSON value nests.
+func depthOf(v any) int {
+	d := 0
+	switch v := v.(type) {
+	case map[string]any:
+		for _, e := range v {
+			d = max(d, depthOf(e))
+		}
+	case []any:
+		for _, e := range v {
+			d = max(d, depthOf(e))
+		}
+	default:
+		return 0
+	}
+	return d + 1
+}
