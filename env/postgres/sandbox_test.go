@@ -85,6 +85,18 @@ func attacks(dir, schema string) []attack {
 		{"parameters", "SELECT * FROM singer WHERE name = $1", sqlErr},
 		{"empty", " -- nothing\n ; ", sqlErr},
 		{"typo", "SELEC name FROM singer", sqlErr},
+		// The second round (issue 19): reading other sessions and
+		// schemas, memory, durable writes.
+		{"read other sessions' statements", "SELECT string_agg(query, ' ## ') FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid()", denied},
+		{"read statement statistics", "SELECT query FROM pg_stat_statements", denied},
+		{"read locks", "SELECT * FROM pg_locks", denied},
+		{"read prepared statements", "SELECT * FROM pg_prepared_statements", denied},
+		{"read every schema as xml", "SELECT database_to_xml(true, true, '')", denied},
+		{"list other schemas", "SELECT nspname FROM pg_namespace", denied},
+		{"memory bomb", "SELECT length(string_agg(s, '')) FROM (SELECT string_agg('x', '') AS s FROM generate_series(1, 1000000)) AS a, generate_series(1, 1000)", slowOrBig},
+		{"wal write", "SELECT count(pg_logical_emit_message(false, 'x', 'y')) FROM generate_series(1, 20)", denied},
+		{"transaction id", "SELECT txid_current()", denied},
+		{"statistics reset", "SELECT pg_stat_reset()", denied},
 	}
 }
 

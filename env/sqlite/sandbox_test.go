@@ -96,6 +96,12 @@ func attacks(dir string) []attack {
 		{"sqlite_master update", "WITH n AS (SELECT 1) UPDATE sqlite_master SET sql = 'x'", []error{env.ErrDenied, env.ErrSQL}},
 		{"sqlite_master delete", "WITH n AS (SELECT 1) DELETE FROM sqlite_master", []error{env.ErrDenied, env.ErrSQL}},
 		{"parameters", "SELECT * FROM singer WHERE name = ?", sqlErr},
+		// The second round (issue 19), as a model trained on PostgreSQL
+		// would try them here.
+		{"read other sessions' statements", "SELECT * FROM pg_stat_activity", sqlErr},
+		{"read every schema as xml", "SELECT database_to_xml(true, true, '')", sqlErr},
+		{"wal write", "SELECT pg_logical_emit_message(false, 'x', 'y')", sqlErr},
+		{"memory bomb", "SELECT length(group_concat(s, '')) FROM (SELECT group_concat(label, '') AS s FROM big) AS a, big AS b", slowOrBig},
 		{"empty", " -- nothing\n ; ", sqlErr},
 		{"recursive count", "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r", slow},
 		{"recursive rows", "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT x FROM r", slowOrBig},
