@@ -26,7 +26,9 @@ type exportFlags struct {
 	target       string
 	bestPerTask  int
 	dedup        bool
-	textCalls    bool
+	arguments    string
+	textActions  string
+	splitCalls   bool
 	out          string
 }
 
@@ -36,10 +38,12 @@ func (f *exportFlags) register(fs *flag.FlagSet) {
 	f.filter.register(fs)
 	f.damage.register(fs)
 	fs.StringVar(&f.format, "format", "", "output format: sft, dpo or raw (required)")
-	fs.StringVar(&f.target, "target", "", "who reads the file: sft: openai (default), trl or llamafactory (also writes dataset_info.json beside --out); dpo: trl (the only one)")
+	fs.StringVar(&f.target, "target", "", "who reads the file: sft: trl (default: Hugging Face chat templates), openai or llamafactory (also writes dataset_info.json beside --out); dpo: trl (the only one)")
 	fs.IntVar(&f.bestPerTask, "best-per-task", 0, "sft, raw: keep the best `N` episodes of each task; dpo: at most N pairs per prompt (0: no limit)")
 	fs.BoolVar(&f.dedup, "dedup", false, "drop an episode whose actions repeat those of a kept episode of the same prompt")
-	fs.BoolVar(&f.textCalls, "text-calls", true, "sft, dpo: also give the call of a text action as tool_calls (its text holds it already; templates that render tool_calls show it twice)")
+	fs.StringVar(&f.arguments, "arguments", "", "sft, dpo: a call's arguments as an `object` (trl and llamafactory's default) or a JSON string (openai's; trl for templates that concatenate them, DeepSeek-V3's)")
+	fs.StringVar(&f.textActions, "text-actions", "calls", "sft, dpo: a hermes text action as its parsed calls with the text beside them (calls), or as its raw text with no calls (text); tags actions are always text")
+	fs.BoolVar(&f.splitCalls, "split-calls", false, "sft, dpo: one assistant message per call, each followed by its tool message, for templates that hold one call per message (Llama-3.x, gpt-oss)")
 	fs.StringVar(&f.out, "out", "", "write to this `file` (default: standard output, with the report on standard error)")
 }
 
@@ -62,6 +66,12 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return usageError{"export: --target: " + err.Error()}
 	}
+	chat := export.ChatOptions{Target: target, Arguments: f.arguments, TextActions: f.textActions, SplitCalls: f.splitCalls}
+	if f.format != export.FormatRaw {
+		if _, err := chat.Resolve(); err != nil {
+			return usageError{"export: " + err.Error()}
+		}
+	}
 	if target == export.TargetLlamaFactory && f.out == "" {
 		return usageError{"export: --target llamafactory needs --out: its dataset_info.json entry is written beside the file"}
 	}
@@ -71,7 +81,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	// The quality filters are applied, and counted, by the export itself.
 	opts := export.Options{Format: f.format, Incomplete: sel.Incomplete, Outcome: sel.Outcome, MinReward: sel.MinReward,
-		Dedup: f.dedup, BestPerTask: f.bestPerTask, Chat: export.ChatOptions{Target: target, NoTextCalls: !f.textCalls}}
+		Dedup: f.dedup, BestPerTask: f.bestPerTask, Chat: chat}
 	sel.Outcome, sel.MinReward = "", nil
 	rd, closer, err := openTrajectoryReader(ctx, f.trajectories, f.dataDir)
 	if err != nil {

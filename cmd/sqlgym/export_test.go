@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,25 +57,43 @@ func TestExport(t *testing.T) {
 
 // TestExportTargets writes the recorded demo episodes for each consumer
 // and loads every line the way that consumer does (internal/consumers):
-// every chat ends on the assistant's last call, the llamafactory target
-// merges its entry into an existing dataset_info.json, and dpo pairs
-// load as TRL's DPOTrainer reads them.
+// every chat ends on the assistant's last call and renders in the chat
+// templates its shape suits, the llamafactory target merges its entry
+// into an existing dataset_info.json and its file survives datasets
+// 4.0.0's loading, and dpo pairs load as TRL's DPOTrainer reads them.
 func TestExportTargets(t *testing.T) {
 	dir := t.TempDir()
 	serveAndDrive(t, []string{"--data-dir", dir}, playDemo(t, 32))
-	loaders := map[string]func(line []byte) error{
-		"openai": consumers.OpenAIChat,
-		"trl":    func(line []byte) error { _, err := consumers.TRLSFT(line); return err },
+	templates := func(args string) func(line []byte) error {
+		return func(line []byte) error {
+			c, err := consumers.TRLSFT(line)
+			if err != nil {
+				return err
+			}
+			for _, tpl := range consumers.Templates() {
+				// Every template takes object arguments but DeepSeek-V3's original, which takes only
+				// strings; a chat without calls (a text action written as text) suits them all.
+				want := c.Tools == nil || tpl.Args == consumers.ArgsEither || (tpl.Args == consumers.ArgsString) == (args == "string")
+				if err := tpl.CheckChat(c.Messages, c.Tools); (err == nil) != want {
+					return fmt.Errorf("template %s with %s arguments: %v", tpl.Name, args, err)
+				}
+			}
+			return nil
+		}
 	}
+	loaders := map[string]func(line []byte) error{"openai": consumers.OpenAIChat, "trl": templates("object")}
 	for target, load := range loaders {
 		out := filepath.Join(dir, target+".jsonl")
 		mustRun(t, "export", "--data-dir", dir, "--format", "sft", "--target", target, "--out", out)
 		checkLines(t, out, 32, load)
 	}
-	// The default target is openai.
+	out := filepath.Join(dir, "strings.jsonl")
+	mustRun(t, "export", "--data-dir", dir, "--format", "sft", "--arguments", "string", "--split-calls", "--text-actions", "text", "--out", out)
+	checkLines(t, out, 32, templates("string"))
+	// The default target is trl.
 	mustRun(t, "export", "--data-dir", dir, "--format", "sft", "--out", filepath.Join(dir, "default.jsonl"))
-	if a, b := readFile(t, filepath.Join(dir, "default.jsonl")), readFile(t, filepath.Join(dir, "openai.jsonl")); a != b {
-		t.Error("sft without --target differs from --target openai")
+	if a, b := readFile(t, filepath.Join(dir, "default.jsonl")), readFile(t, filepath.Join(dir, "trl.jsonl")); a != b {
+		t.Error("sft without --target differs from --target trl")
 	}
 
 	lf := filepath.Join(dir, "lf")
@@ -94,14 +114,33 @@ func TestExportTargets(t *testing.T) {
 		t.Errorf("entry = %v", info["sqlgym_sft"])
 	}
 	attr := consumers.LFDatasetAttr(info["sqlgym_sft"])
-	checkLines(t, filepath.Join(lf, "sqlgym_sft.jsonl"), 32, func(line []byte) error {
-		_, err := consumers.LlamaFactoryOpenAI(attr, line)
-		return err
-	})
+	lfLines := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(lf, "sqlgym_sft.jsonl"))), "\n")
+	raw := make([][]byte, len(lfLines))
+	for i, l := range lfLines {
+		raw[i] = []byte(l)
+	}
+	rows, err := consumers.LoadJSONLines(raw, false)
+	if err != nil || len(rows) != 32 {
+		t.Fatalf("datasets 4.0.0 read %d rows: %v", len(rows), err)
+	}
+	for i, row := range rows {
+		if b, _ := json.Marshal(row); !jsonEqual(b, raw[i]) {
+			t.Errorf("row %d changed by datasets 4.0.0:\n%s\n%s", i, b, raw[i])
+		}
+		if _, err := consumers.LlamaFactorySharegpt(attr, row); err != nil {
+			t.Errorf("row %d: LLaMA-Factory skips it: %v", i, err)
+		}
+	}
 
 	dpo := filepath.Join(dir, "dpo.jsonl")
 	mustRun(t, "export", "--data-dir", dir, "--format", "dpo", "--out", dpo)
 	checkLines(t, dpo, 0, func(line []byte) error { _, err := consumers.TRLDPO(line); return err })
+}
+
+// jsonEqual reports whether a and b are the same JSON value.
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
 }
 
 // checkLines loads each line of path with load (want lines, or any
@@ -144,6 +183,10 @@ func TestExportTargetErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--format", "sft", "--target", "axolotl"}, `unknown target "axolotl"`},
+		{[]string{"--format", "sft", "--target", "openai", "--arguments", "object"}, "openai takes arguments as string only"},
+		{[]string{"--format", "sft", "--target", "llamafactory", "--arguments", "string", "--out", "x"}, "llamafactory takes arguments as object only"},
+		{[]string{"--format", "dpo", "--arguments", "yaml"}, `unknown arguments shape "yaml"`},
+		{[]string{"--format", "sft", "--text-actions", "both"}, `unknown text action rendering "both"`},
 		{[]string{"--format", "sft", "--target", "llamafactory"}, "needs --out"},
 		{[]string{"--format", "dpo", "--target", "openai"}, "TRL's preference format only"},
 		{[]string{"--format", "raw", "--target", "trl"}, "raw takes no target"},

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -28,41 +30,228 @@ func sftOf(t *testing.T, target string) []byte {
 	return exportLines(t, []*trajlog.Record{chatEpisode()}, export.Options{Format: "sft", Chat: export.ChatOptions{Target: target}})[0]
 }
 
-func TestSFTLoadsAsOpenAIFineTuning(t *testing.T) {
-	for _, target := range []string{"", "openai"} {
-		if err := consumers.OpenAIChat(sftOf(t, target)); err != nil {
-			t.Errorf("target %q: OpenAI's format refuses the line: %v", target, err)
+// allTemplates are the names of consumers.Templates.
+func allTemplates() []string {
+	var names []string
+	for _, tpl := range consumers.Templates() {
+		names = append(names, tpl.Name)
+	}
+	return names
+}
+
+// without is names less drop.
+func without(names []string, drop ...string) []string {
+	return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return slices.Contains(drop, n) })
+}
+
+// TestSFTRendersInTheTemplates exports the realistic log for trl with
+// each argument shape, with and without --split-calls, and checks every
+// row as TRL loads it (datasets >= 4.7 gives each row back as written;
+// SFTTrainer reads it) against the chat rules (checkChatRules) and each
+// template's rules. Which templates take every row is the table of
+// docs/trajectories-offline.md: objects suit all but DeepSeek-V3's
+// original template, which concatenates strings; strings suit only it and
+// the Qwen3 templates that test for them; the Llama-3.x and gpt-oss
+// templates hold one call per message, so a turn of two calls needs
+// --split-calls.
+func TestSFTRendersInTheTemplates(t *testing.T) {
+	env := environmentText(t)
+	tests := []struct {
+		args  string
+		split bool
+		pass  []string // the templates that take every row; the others must refuse one
+	}{
+		{"object", false, without(allTemplates(), "llama3_1", "llama3_2", "gptoss", "deepseekv3")},
+		{"object", true, without(allTemplates(), "deepseekv3")},
+		{"string", false, []string{"qwen3", "qwen3_instruct_2507", "deepseekv3"}},
+		{"string", true, []string{"qwen3", "qwen3_instruct_2507", "deepseekv3"}},
+	}
+	for _, tt := range tests {
+		name := tt.args
+		if tt.split {
+			name += "+split"
+		}
+		lines := exportFor(t, export.Options{Format: "sft", Chat: export.ChatOptions{Target: "trl", Arguments: tt.args, SplitCalls: tt.split}})
+		loaded, err := consumers.LoadJSONLines(lines, true)
+		if err != nil || !reflect.DeepEqual(withoutNulls(loaded), decodeLines(t, lines)) {
+			t.Fatalf("%s: datasets >= 4.7 does not give the rows back as written (%v)", name, err)
+		}
+		var chats []chat
+		for i, line := range lines {
+			c, err := consumers.TRLSFT(line)
+			if err != nil {
+				t.Fatalf("%s: SFTTrainer would not read row %d: %v", name, i, err)
+			}
+			if err := checkChatRules(c.Messages, env); err != nil {
+				t.Errorf("%s: row %d: %v", name, i, err)
+			}
+			chats = append(chats, chat{c.Messages, c.Tools})
+		}
+		fails := templateFailures(chats)
+		for _, tpl := range allTemplates() {
+			if err, want := fails[tpl], slices.Contains(tt.pass, tpl); (err == nil) != want {
+				t.Errorf("%s: template %s: refused a row: %v; want a refusal: %v", name, tpl, err, !want)
+			}
 		}
 	}
-	// The checker bites: object arguments are not OpenAI's.
-	if err := consumers.OpenAIChat(sftOf(t, "trl")); err == nil || !strings.Contains(err.Error(), "want a string") {
-		t.Errorf("the trl line passed OpenAI's rules: %v", err)
+}
+
+// TestDPORendersInTheTemplates checks every pair of the realistic log: TRL
+// reads it, each completion is the one assistant message where the chats
+// part (rules of checkChatRules on prompt+completion), and for each
+// template, prompt+completion starts with the prompt rendered with its
+// generation prompt (Template.CheckPair) but where the template itself
+// never allows it: DeepSeek-V3's generation prompt opens a <think> block
+// its assistant turns never write, and gpt-oss hides the text beside the
+// prompt's calls once a message without calls follows.
+func TestDPORendersInTheTemplates(t *testing.T) {
+	env := environmentText(t)
+	lines := exportFor(t, export.Options{Format: "dpo", Chat: export.ChatOptions{SplitCalls: true}})
+	if len(lines) != 3 {
+		t.Fatalf("%d pairs, want 3", len(lines))
+	}
+	loaded, err := consumers.LoadJSONLines(lines, true)
+	if err != nil || !reflect.DeepEqual(withoutNulls(loaded), decodeLines(t, lines)) {
+		t.Fatalf("datasets >= 4.7 does not give the pairs back as written (%v)", err)
+	}
+	refused := map[string][]int{} // template -> pairs whose prefix it breaks
+	var chats []chat
+	for i, line := range lines {
+		c, err := consumers.TRLDPO(line)
+		if err != nil {
+			t.Fatalf("DPOTrainer would not read pair %d: %v", i, err)
+		}
+		if last := c.Prompt[len(c.Prompt)-1]["role"]; last != "user" && last != "tool" {
+			t.Errorf("pair %d: the prompt ends on a %v message", i, last)
+		}
+		for _, side := range [][]map[string]any{c.Chosen, c.RejectedOnly} {
+			if len(side) != 1 || side[0]["role"] != "assistant" {
+				t.Errorf("pair %d: a completion of %d messages, want the one assistant message", i, len(side))
+			}
+		}
+		for _, full := range [][]map[string]any{c.Messages, c.Rejected} {
+			if err := checkChatRules(full, env); err != nil {
+				t.Errorf("pair %d: %v", i, err)
+			}
+			chats = append(chats, chat{full, c.Tools})
+		}
+		for _, tpl := range consumers.Templates() {
+			for _, side := range [][]map[string]any{c.Chosen, c.RejectedOnly} {
+				if err := tpl.CheckPair(c.Prompt, side, c.Kwargs); err != nil && !slices.Contains(refused[tpl.Name], i) {
+					refused[tpl.Name] = append(refused[tpl.Name], i)
+				}
+			}
+		}
+	}
+	want := map[string][]int{"deepseekv3": {0, 1, 2}, "deepseekv3_training": {0, 1, 2}, "gptoss": {0}}
+	if !reflect.DeepEqual(refused, want) {
+		t.Errorf("pairs whose prefix a template breaks: %v, want %v", refused, want)
+	}
+	if fails := templateFailures(chats); !reflect.DeepEqual(keys(fails), []string{"deepseekv3"}) {
+		t.Errorf("templates refusing a pair's chat: %v, want only deepseekv3 (it takes strings)", fails)
 	}
 }
 
-func TestSFTLoadsAsTRL(t *testing.T) {
-	chat, err := consumers.TRLSFT(sftOf(t, "trl"))
-	if err != nil {
-		t.Fatalf("TRL would not read the line: %v", err)
+// withoutNulls drops the null columns of rows: a row without a column
+// reads as None for it, as example.get does for a column it lacks.
+func withoutNulls(rows []map[string]any) []map[string]any {
+	for _, r := range rows {
+		for k, v := range r {
+			if v == nil {
+				delete(r, k)
+			}
+		}
 	}
-	if len(chat.Tools) != 3 {
-		t.Errorf("tools = %v, want the three tool definitions", chat.Tools)
+	return rows
+}
+
+func keys(m map[string]error) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
 	}
-	last := chat.Messages[len(chat.Messages)-1]
-	fn := last["tool_calls"].([]any)[0].(map[string]any)["function"].(map[string]any)
-	if want := map[string]any{"sql": "SELECT count(*) FROM books"}; last["role"] != "assistant" || !reflect.DeepEqual(fn["arguments"], want) {
-		t.Errorf("last turn = %v, want the submit call with arguments %v", last, want)
-	}
-	if obs := chat.Messages[3]; obs["role"] != "tool" || obs["name"] != "execute_sql" {
-		t.Errorf("observation = %v, want a tool turn naming execute_sql", obs)
-	}
-	if _, err := consumers.TRLSFT(sftOf(t, "openai")); err == nil {
-		t.Error("the openai line, whose arguments are strings, passed TRL's rules")
+	sort.Strings(out)
+	return out
+}
+
+// TestLlamaFactoryFile: every row of the realistic log survives datasets
+// 4.0.0's Arrow loading unchanged (every value is a string), the
+// sharegpt converter reads it with the dataset_info.json entry, and each
+// function turn gives back the calls it was made of, arguments encoded
+// once, with the text beside them once.
+func TestLlamaFactoryFile(t *testing.T) {
+	for _, split := range []bool{false, true} {
+		lines := exportFor(t, export.Options{Format: "sft", Chat: export.ChatOptions{Target: "llamafactory", SplitCalls: split}})
+		rows, err := consumers.LoadJSONLines(lines, false)
+		if err != nil || !reflect.DeepEqual(rows, decodeLines(t, lines)) {
+			t.Fatalf("split %v: datasets 4.0.0 changes the rows (%v)", split, err)
+		}
+		attr := lfAttr(t, export.DatasetInfoEntry("sft.jsonl"))
+		trl := decodeLines(t, exportFor(t, export.Options{Format: "sft", Chat: export.ChatOptions{Target: "trl", SplitCalls: split}}))
+		for i, row := range rows {
+			ex, err := consumers.LlamaFactorySharegpt(attr, row)
+			if err != nil {
+				t.Fatalf("split %v: row %d skipped: %v", split, i, err)
+			}
+			checkLFRow(t, ex, messagesOf(trl[i]["messages"]))
+		}
 	}
 }
 
-// lfAttr is the dataset_info.json entry of the llamafactory target as
-// LLaMA-Factory reads it.
+// checkLFRow compares a converted LLaMA-Factory example with the trl row
+// of the same episode: the same system prompt, one function turn per
+// assistant message with calls whose calls and text come back, and one
+// observation turn per run of tool messages.
+func checkLFRow(t *testing.T, ex *consumers.LFExample, msgs []map[string]any) {
+	t.Helper()
+	if ex.System != msgs[0]["content"] {
+		t.Errorf("system %q", ex.System)
+	}
+	turns := append(ex.Prompt, ex.Response...)
+	j := 0
+	for _, m := range msgs[1:] {
+		if m["role"] == "tool" {
+			continue
+		}
+		for j < len(turns) && turns[j]["role"] == "observation" {
+			j++
+		}
+		got := turns[j]
+		j++
+		calls, _ := m["tool_calls"].([]any)
+		want := m["content"].(string)
+		if r, _ := m["reasoning_content"].(string); r != "" {
+			want = "<think>\n" + r + "\n</think>\n\n" + want
+		}
+		if len(calls) == 0 {
+			if got["content"] != want {
+				t.Errorf("turn %d: %q, want %q", j, got["content"], want)
+			}
+			continue
+		}
+		text, fns, err := consumers.LFFunction(got["content"])
+		if err != nil || got["role"] != "function" || len(fns) != len(calls) {
+			t.Fatalf("turn %d (%s): %d calls (%v), want %d", j, got["content"], len(fns), err, len(calls))
+		}
+		if want != "" {
+			want += "\n"
+		}
+		if text != want {
+			t.Errorf("turn %d: text beside the calls %q, want %q", j, text, want)
+		}
+		rendered, _ := consumers.LFQwenFunction(fns)
+		for k, c := range calls {
+			fn := c.(map[string]any)["function"].(map[string]any)
+			var args any
+			json.Unmarshal([]byte(fns[k].Arguments), &args)
+			if fns[k].Name != fn["name"] || !reflect.DeepEqual(args, fn["arguments"]) || strings.Contains(rendered, `\"`+"sql") {
+				t.Errorf("turn %d call %d: %s %s rendered as %s, want %v %v", j, k, fns[k].Name, fns[k].Arguments, rendered, fn["name"], fn["arguments"])
+			}
+		}
+	}
+}
+
+// lfAttr is a dataset_info.json entry as LLaMA-Factory reads it.
 func lfAttr(t *testing.T, entry export.DatasetInfo) consumers.LFAttr {
 	t.Helper()
 	var m map[string]any
@@ -81,74 +270,36 @@ func toBytes(t *testing.T, v any) []byte {
 	return b
 }
 
-func TestSFTLoadsAsLlamaFactory(t *testing.T) {
-	attr := lfAttr(t, export.DatasetInfoEntry("sft.jsonl"))
-	ex, err := consumers.LlamaFactoryOpenAI(attr, sftOf(t, "llamafactory"))
-	if err != nil {
-		t.Fatalf("LLaMA-Factory would skip the example: %v", err)
-	}
-	var roles []string
-	for _, m := range append(ex.Prompt, ex.Response...) {
-		roles = append(roles, m["role"])
-	}
-	if want := []string{"user", "function", "observation", "assistant", "user", "function"}; !reflect.DeepEqual(roles, want) {
-		t.Errorf("turns %v, want %v", roles, want)
-	}
-	if ex.System != "You answer with SQL." {
-		t.Errorf("system = %q", ex.System)
-	}
-	if names, err := consumers.LFQwenTools(ex.Tools); err != nil || len(names) != 3 {
-		t.Errorf("tools %q read as %v, %v", ex.Tools, names, err)
-	}
-	rendered, err := consumers.LFQwenFunction(ex.Response[0]["content"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	calls := consumers.LFToolCalls(rendered)
-	if want := map[string]any{"sql": "SELECT count(*) FROM books"}; len(calls) != 1 || !reflect.DeepEqual(calls[0]["arguments"], want) {
-		t.Errorf("rendered call %q: arguments %v, want the object %v", rendered, calls, want)
-	}
-}
-
-// TestLlamaFactoryPitfalls shows what the target and the entry avoid:
-// string arguments arrive double-encoded, and the default observation
-// tag leaves tool turns unmapped.
+// TestLlamaFactoryPitfalls shows what the llamafactory target avoids:
+// the OpenAI chat shape loses its arguments to datasets 4.0.0 (every
+// call's arguments become one struct, and a call lacking a key gets it as
+// null), and the default tags of an entry without them read no turn.
 func TestLlamaFactoryPitfalls(t *testing.T) {
-	attr := lfAttr(t, export.DatasetInfoEntry("sft.jsonl"))
-	ex, err := consumers.LlamaFactoryOpenAI(attr, sftOf(t, "openai"))
+	lines := exportFor(t, export.Options{Format: "sft", Chat: export.ChatOptions{Target: "trl"}})
+	rows, err := consumers.LoadJSONLines(lines, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rendered, _ := consumers.LFQwenFunction(ex.Response[0]["content"])
-	if calls := consumers.LFToolCalls(rendered); len(calls) != 1 || reflect.TypeOf(calls[0]["arguments"]).Kind() != reflect.String {
-		t.Errorf("string arguments rendered as %q: want them double-encoded (a string), which the target avoids", rendered)
+	if reflect.DeepEqual(rows, decodeLines(t, lines)) || !bytes.Contains(toBytes(t, rows), []byte(`"arguments":{"sql":null`)) {
+		t.Error("datasets 4.0.0 gave the OpenAI-shaped rows back unchanged: the pitfall is gone")
 	}
 	entry := export.DatasetInfoEntry("sft.jsonl")
-	delete(entry.Tags, "observation_tag")
-	if _, err := consumers.LlamaFactoryOpenAI(lfAttr(t, entry), sftOf(t, "llamafactory")); err == nil {
-		t.Error("an entry without observation_tag read the tool turns")
+	entry.Tags = map[string]string{"role_tag": "from"}
+	lf := decodeLines(t, exportFor(t, export.Options{Format: "sft", Chat: export.ChatOptions{Target: "llamafactory"}}))
+	if _, err := consumers.LlamaFactorySharegpt(lfAttr(t, entry), lf[0]); err == nil {
+		t.Error("an entry whose tags leave the others null read the turns")
 	}
 }
 
-func TestDPOLoadsAsTRL(t *testing.T) {
-	rs := []*trajlog.Record{chatEpisode(), submit("bad", "demo/3", "SELECT 2", "mismatch", 0, t0)}
-	lines := exportLines(t, rs, export.Options{Format: "dpo"})
-	if len(lines) != 1 {
-		t.Fatalf("%d pairs, want 1", len(lines))
-	}
-	chat, err := consumers.TRLDPO(lines[0])
-	if err != nil {
-		t.Fatalf("DPOTrainer would not read the pair: %v", err)
-	}
-	if len(chat.Tools) != 3 || len(chat.Messages) != 2+5 || len(chat.Rejected) != 2+1 {
-		t.Errorf("pair: %d tools, %d chosen and %d rejected messages with the prompt; want 3, 7, 3",
-			len(chat.Tools), len(chat.Messages), len(chat.Rejected))
-	}
-	for _, target := range []string{"openai", "llamafactory"} {
-		if _, err := export.Run(context.Background(), memReader(rs), trajlog.Filter{},
-			export.Options{Format: "dpo", Chat: export.ChatOptions{Target: target}}, &bytes.Buffer{}); err == nil {
-			t.Errorf("dpo with target %s: no error", target)
+func TestSFTLoadsAsOpenAIFineTuning(t *testing.T) {
+	for _, line := range exportFor(t, export.Options{Format: "sft", Chat: export.ChatOptions{Target: "openai"}}) {
+		if err := consumers.OpenAIChat(line); err != nil {
+			t.Errorf("OpenAI's format refuses the line: %v\n%s", err, line)
 		}
+	}
+	// The checker bites: object arguments are not OpenAI's.
+	if err := consumers.OpenAIChat(sftOf(t, "trl")); err == nil || !strings.Contains(err.Error(), "want a string") {
+		t.Errorf("the trl line passed OpenAI's rules: %v", err)
 	}
 }
 
@@ -165,7 +316,7 @@ func TestMergeDatasetInfo(t *testing.T) {
 	}
 	var m map[string]json.RawMessage
 	json.Unmarshal(got, &m)
-	if !bytes.Contains(m["alpha"], []byte(`"prompt": "q"`)) || !bytes.Contains(m["sft"], []byte(`"observation_tag": "tool"`)) {
+	if !bytes.Contains(m["alpha"], []byte(`"prompt": "q"`)) || !bytes.Contains(m["sft"], []byte(`"formatting": "sharegpt"`)) {
 		t.Errorf("merged file:\n%s", got)
 	}
 	got, _ = export.MergeDatasetInfo(got, "more", entry)

@@ -12,13 +12,22 @@ import (
 // DPOExample is one line of a dpo export, in TRL's conversational
 // preference shape: the shared prompt, the two completions, and the tool
 // definitions, which TRL's DPOTrainer passes to the chat template
-// (example.get("tools")) so that the prompt lists the tools the
-// completions call.
+// (example.get("tools")); left out when no message holds a call, as in
+// SFTExample.
 type DPOExample struct {
 	Prompt   []Message      `json:"prompt"`
 	Chosen   []Message      `json:"chosen"`
 	Rejected []Message      `json:"rejected"`
-	Tools    []schemas.Tool `json:"tools"`
+	Tools    []schemas.Tool `json:"tools,omitempty"`
+	// ChatTemplateKwargs go to the chat template with each rendering
+	// (TRL's DPOTrainer passes example.get("chat_template_kwargs")):
+	// always {"enable_thinking": true}, so that templates whose
+	// generation prompt closes an empty <think> block unless thinking is
+	// on (Qwen3.5's small models) leave it open, and a completion that
+	// starts with its reasoning starts where the prompt ends. The other
+	// templates of docs/trajectories-offline.md render alike with it or
+	// without it.
+	ChatTemplateKwargs map[string]bool `json:"chat_template_kwargs"`
 }
 
 // Better reports whether a is strictly preferred to b: a correct episode
@@ -52,13 +61,12 @@ func rankCompare(a, b *trajlog.Record) int {
 // the i-th best is paired with the i-th worst, for i = 0, 1, ..., while
 // the better of the two is strictly Better than the worse. Each episode
 // is in at most one pair, so the pairs are the widest margins available.
-// A pair whose two completions are the same text is skipped. max > 0
-// keeps at most max pairs (the widest first).
+// max > 0 keeps at most max pairs (the widest first). o must be
+// resolved; an episode it cannot render (see Completion) is in no pair.
 //
-// A completion ends with the last action (see Completion): the
-// observation after it is the environment's verdict ("Submitted.
-// Correct."), not the model's text, and would hand the preference its
-// answer.
+// Each pair is cut where the two chats part (see Diverge): the prompt is
+// what they share, and each completion is the one assistant message that
+// differs. A pair whose chats never part is skipped.
 func Pairs(group []*trajlog.Record, o ChatOptions, max int) []DPOExample {
 	ranked := slices.Clone(group)
 	slices.SortStableFunc(ranked, rankCompare)
@@ -67,24 +75,59 @@ func Pairs(group []*trajlog.Record, o ChatOptions, max int) []DPOExample {
 		if max > 0 && len(out) >= max {
 			break
 		}
-		chosen, rejected := Completion(ranked[i], o), Completion(ranked[j], o)
-		if sameMessages(chosen, rejected) {
+		chosen, err1 := chat(ranked[i], o)
+		rejected, err2 := chat(ranked[j], o)
+		if err1 != nil || err2 != nil {
 			continue
 		}
-		out = append(out, DPOExample{Prompt: Prompt(ranked[i]), Chosen: chosen, Rejected: rejected,
-			Tools: tools.Recorded(ranked[i].Tools).Definitions()})
+		ex, ok := Diverge(chosen, rejected)
+		if !ok {
+			continue
+		}
+		if hasCalls(ex.Prompt, ex.Chosen, ex.Rejected) {
+			ex.Tools = tools.Recorded(ranked[i].Tools).Definitions()
+		}
+		out = append(out, ex)
 	}
 	return out
 }
 
-func sameMessages(a, b []Message) bool {
-	return slices.EqualFunc(a, b, func(x, y Message) bool {
-		return x.Role == y.Role && x.Content == y.Content && x.ToolCallID == y.ToolCallID &&
-			slices.EqualFunc(x.ToolCalls, y.ToolCalls, sameCall)
-	})
+// chat is an episode's whole chat: its prompt and its Completion.
+func chat(rec *trajlog.Record, o ChatOptions) ([]Message, error) {
+	done, err := Completion(rec, o)
+	return append(Prompt(rec), done...), err
 }
 
-func sameCall(a, b ToolCall) bool {
-	return a.ID == b.ID && a.Type == b.Type && a.Function.Name == b.Function.Name &&
-		bytes.Equal(a.Function.Arguments, b.Function.Arguments)
+// Diverge cuts two chats of the same prompt where they part: the prompt
+// is the messages they share (system, user, and every turn both took
+// alike, tool and user turns included), and chosen and rejected are the
+// first message where they differ, which must be an assistant message in
+// both; ok is false when they never differ, or first differ in what came
+// back (the same call answered otherwise). Messages are compared without
+// their call ids, which a model may draw at random.
+//
+// So each completion holds only what the model wrote, one reply, and no
+// tool output: DPO's loss, which covers every completion token, then
+// weighs the first reply where the episodes went apart, given the same
+// history, and nothing the environment wrote. The prompt ends on a user
+// or tool turn, so the chat template's generation prompt after it is
+// where either reply starts.
+func Diverge(chosen, rejected []Message) (DPOExample, bool) {
+	n := 0
+	for n < len(chosen) && n < len(rejected) && sameMessage(chosen[n], rejected[n]) {
+		n++
+	}
+	if n == len(chosen) || n == len(rejected) || chosen[n].Role != "assistant" || rejected[n].Role != "assistant" {
+		return DPOExample{}, false
+	}
+	return DPOExample{Prompt: chosen[:n], Chosen: chosen[n : n+1], Rejected: rejected[n : n+1],
+		ChatTemplateKwargs: map[string]bool{"enable_thinking": true}}, true
+}
+
+// sameMessage reports whether a and b are alike but for call ids.
+func sameMessage(a, b Message) bool {
+	return a.Role == b.Role && a.Content == b.Content && a.ReasoningContent == b.ReasoningContent && a.Name == b.Name &&
+		slices.EqualFunc(a.ToolCalls, b.ToolCalls, func(x, y ToolCall) bool {
+			return x.Type == y.Type && x.Function.Name == y.Function.Name && bytes.Equal(x.Function.Arguments, y.Function.Arguments)
+		})
 }

@@ -28,8 +28,9 @@ func dpoLines(t *testing.T, rs []*trajlog.Record, o export.Options) ([]export.DP
 	sc := bufio.NewScanner(&buf)
 	for sc.Scan() {
 		var keys map[string]json.RawMessage
-		if err := json.Unmarshal(sc.Bytes(), &keys); err != nil || len(keys) != 4 || keys["prompt"] == nil || keys["chosen"] == nil || keys["rejected"] == nil || keys["tools"] == nil {
-			t.Fatalf("dpo line is not {prompt, chosen, rejected, tools}: %s", sc.Bytes())
+		if err := json.Unmarshal(sc.Bytes(), &keys); err != nil || len(keys) != 5 || keys["prompt"] == nil || keys["chosen"] == nil ||
+			keys["rejected"] == nil || keys["tools"] == nil || string(keys["chat_template_kwargs"]) != `{"enable_thinking":true}` {
+			t.Fatalf("dpo line is not {prompt, chosen, rejected, tools, chat_template_kwargs}: %s", sc.Bytes())
 		}
 		var ex export.DPOExample
 		json.Unmarshal(sc.Bytes(), &ex)
@@ -41,8 +42,14 @@ func dpoLines(t *testing.T, rs []*trajlog.Record, o export.Options) ([]export.DP
 // submitted is the one-step completion of a submit of sql.
 func submitted(sql string, turn string) []export.Message {
 	args, _ := json.Marshal(map[string]string{"sql": sql})
-	return []export.Message{{Role: "assistant", ToolCalls: []export.ToolCall{{ID: "call_" + turn, Type: "function",
+	return []export.Message{{Role: "assistant", ToolCalls: []export.ToolCall{{ID: "call_" + turn + "_0", Type: "function",
 		Function: export.FunctionCall{Name: "submit", Arguments: args}}}}}
+}
+
+// dpoPair is a pair of the test, the kwargs every line carries.
+func dpoPair(prompt, chosen, rejected []export.Message, defs []schemas.Tool) export.DPOExample {
+	return export.DPOExample{Prompt: prompt, Chosen: chosen, Rejected: rejected, Tools: defs,
+		ChatTemplateKwargs: map[string]bool{"enable_thinking": true}}
 }
 
 func TestDPOPairsFieldByField(t *testing.T) {
@@ -64,9 +71,9 @@ func TestDPOPairsFieldByField(t *testing.T) {
 	defs := tools.Definitions()
 	want := []export.DPOExample{
 		// Best with worst: correct 1.0 over no_submit; correct 0.98 over pred_error; the mismatch is left.
-		{Prompt: export.Prompt(rs[0]), Chosen: submitted("SELECT 12", "1"), Rejected: submitted("SELECT 0", "1"), Tools: defs},
-		{Prompt: export.Prompt(rs[0]), Chosen: submitted("SELECT 12 ", "1"), Rejected: submitted("SELEC", "1"), Tools: defs},
-		{Prompt: export.Prompt(rs[7]), Chosen: submitted("SELECT 12", "1"), Rejected: submitted("SELECT 3", "1"), Tools: defs},
+		dpoPair(export.Prompt(rs[0]), submitted("SELECT 12", "1"), submitted("SELECT 0", "1"), defs),
+		dpoPair(export.Prompt(rs[0]), submitted("SELECT 12 ", "1"), submitted("SELEC", "1"), defs),
+		dpoPair(export.Prompt(rs[7]), submitted("SELECT 12", "1"), submitted("SELECT 3", "1"), defs),
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("pairs:\n got %+v\nwant %+v", got, want)
@@ -89,30 +96,51 @@ func withPrompt(r *trajlog.Record, system string) *trajlog.Record {
 	return r
 }
 
-func TestDPOLeavesOutTheVerdict(t *testing.T) {
+// TestDPOCutsWhereTheChatsPart: the prompt is what both chats share,
+// tool messages included, and each completion is the one assistant
+// message where they part: never a tool message, nor the verdict.
+func TestDPOCutsWhereTheChatsPart(t *testing.T) {
 	rs := []*trajlog.Record{
 		rec("good", "demo/1", "correct", 1, t0, callStep("execute_sql", `{"sql":"SELECT 1"}`, "1\n(1 row)"),
 			callStep("submit", `{"sql":"SELECT 12"}`, "Submitted. Correct.")),
 		submit("bad", "demo/1", "SELECT 2", "mismatch", 0, t0),
+		episode("native_repair"), episode("native_no_call_later"),
 	}
+	rs[2].Task.TaskID, rs[3].Task.TaskID = "demo/9", "demo/9"
 	got, _ := dpoLines(t, rs, export.Options{})
-	if len(got) != 1 {
-		t.Fatalf("%d pairs, want 1", len(got))
+	if len(got) != 2 {
+		t.Fatalf("%d pairs, want 2", len(got))
 	}
-	roles := func(ms []export.Message) (out []string) {
-		for _, m := range ms {
-			out = append(out, m.Role)
-		}
-		return out
+	exec, _ := json.Marshal(map[string]string{"sql": "SELECT 1"})
+	want := dpoPair(export.Prompt(rs[0]),
+		[]export.Message{{Role: "assistant", ToolCalls: []export.ToolCall{{ID: "call_1_0", Type: "function", Function: export.FunctionCall{Name: "execute_sql", Arguments: exec}}}}},
+		submitted("SELECT 2", "1"), tools.Definitions())
+	if !reflect.DeepEqual(got[0], want) {
+		t.Errorf("pair parting at the first reply:\n got %+v\nwant %+v", got[0], want)
 	}
-	if r := roles(got[0].Chosen); !reflect.DeepEqual(r, []string{"assistant", "tool", "assistant"}) {
-		t.Errorf("chosen roles %v: want the middle observation kept and the verdict left out", r)
+	// The native episodes share their first turn (the calls' ids differ): the prompt holds it and its tool messages.
+	p := got[1]
+	if len(p.Prompt) != 5 || p.Prompt[2].ToolCalls[0].ID != "chatcmpl-tool-7f3a" || p.Prompt[4].Role != "tool" {
+		t.Errorf("shared prompt %+v, want system, user, the first turn and its two tool messages", p.Prompt)
 	}
-	if got[0].Chosen[1].Content != "1\n(1 row)" || got[0].Chosen[1].ToolCallID != "call_1" {
-		t.Errorf("chosen observation = %+v", got[0].Chosen[1])
+	if len(p.Chosen) != 1 || p.Chosen[0].ToolCalls[0].Function.Name != "execute_sql" || len(p.Rejected) != 1 || p.Rejected[0].Content != "Die Tabelle heißt books; es sind wohl 6." {
+		t.Errorf("completions %+v and %+v, want the repair and the reply without a call", p.Chosen, p.Rejected)
 	}
-	if r := roles(got[0].Rejected); !reflect.DeepEqual(r, []string{"assistant"}) {
-		t.Errorf("rejected roles %v, want the one action", r)
+}
+
+// TestDPOSkipsChatsThatNeverPart: a pair whose chats first differ in what
+// came back, or of which one is the other's beginning, has no reply to
+// prefer.
+func TestDPOSkipsChatsThatNeverPart(t *testing.T) {
+	rs := []*trajlog.Record{
+		rec("a", "demo/1", "correct", 1, t0, callStep("execute_sql", `{"sql":"SELECT 1"}`, "1"), callStep("submit", `{"sql":"SELECT 1"}`, "Submitted. Correct.")),
+		rec("b", "demo/1", "mismatch", 0, t0, callStep("execute_sql", `{"sql":"SELECT 1"}`, "timeout"), callStep("submit", `{"sql":"SELECT 2"}`, "Submitted. Wrong.")),
+		rec("c", "demo/2", "correct", 1, t0, callStep("execute_sql", `{"sql":"SELECT 1"}`, "1"), callStep("submit", `{"sql":"SELECT 1"}`, "Submitted. Correct.")),
+		rec("d", "demo/2", "no_submit", 0, t0, callStep("execute_sql", `{"sql":"SELECT 1"}`, "1")),
+	}
+	got, rep := dpoLines(t, rs, export.Options{})
+	if len(got) != 0 || rep.Unpaired != 4 {
+		t.Errorf("pairs %+v, report %+v; want none, 4 unpaired", got, rep)
 	}
 }
 

@@ -1,10 +1,14 @@
 // Package export turns stored trajectories into training files: sft (one
-// chat per episode in the OpenAI shape, with tool calls, shaped for a
-// target consumer: OpenAI fine-tuning, TRL or LLaMA-Factory), dpo
-// (preference pairs of episodes of the same prompt, in TRL's
-// conversational preference format) and raw (the trajectory records,
-// which RawFile and ReadRaw read back). Run applies the quality filters
-// and counts what each one dropped.
+// chat per episode, with tool calls, shaped for a target consumer: TRL
+// and Hugging Face chat templates, OpenAI fine-tuning, or LLaMA-Factory),
+// dpo (preference pairs of episodes of the same prompt, cut where they
+// part, in TRL's conversational preference format) and raw (the
+// trajectory records, which RawFile and ReadRaw read back). Run applies
+// the quality filters and counts what each one dropped.
+//
+// Every export writes an assistant turn once: a text action is either
+// its parsed calls with the text outside them as content, or its raw
+// text with no calls (see readTurn).
 package export
 
 import (
@@ -41,19 +45,25 @@ type Options struct {
 	// episodes of each task (ranked as Pairs ranks them); for dpo, at
 	// most BestPerTask pairs per prompt.
 	BestPerTask int
-	// Chat says how steps become messages; its Target is checked and
-	// defaulted by ResolveTarget.
+	// Chat says how steps become messages; Run checks it and fills in
+	// its defaults (ResolveTarget, ChatOptions.Resolve).
 	Chat ChatOptions
 }
 
 // Names of the filters in Report.Dropped, in the order they apply.
 const (
-	DropNoSteps     = "no-steps" // sft and dpo: closed before any action, nothing to learn from
-	DropIncomplete  = "incomplete"
-	DropOutcome     = "outcome"
-	DropMinReward   = "min-reward"
-	DropDuplicate   = "dedup"
-	DropBestPerTask = "best-per-task"
+	DropNoSteps    = "no-steps" // sft and dpo: closed before any action, nothing to learn from
+	DropIncomplete = "incomplete"
+	DropOutcome    = "outcome"
+	DropMinReward  = "min-reward"
+	// DropUnrenderable (sft and dpo): the target cannot write a turn as
+	// the model made it: a call whose arguments are not a JSON object
+	// (it failed with bad_arguments), which neither OpenAI's format nor a
+	// chat template takes as a call, or (llamafactory) text beside calls
+	// that holds <tool_call>.
+	DropUnrenderable = "unrenderable"
+	DropDuplicate    = "dedup"
+	DropBestPerTask  = "best-per-task"
 )
 
 // Report says what Run read, what each filter dropped, and what it wrote.
@@ -81,6 +91,11 @@ func Run(ctx context.Context, rd trajlog.Reader, sel trajlog.Filter, o Options, 
 		return nil, fmt.Errorf("export: %w", err)
 	}
 	o.Chat.Target = target
+	if o.Format != FormatRaw {
+		if o.Chat, err = o.Chat.Resolve(); err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+	}
 	x := &exporter{o: o, enc: json.NewEncoder(w), seen: map[[32]byte]bool{}, groups: map[string]int{},
 		rep: &Report{Format: o.Format, Dropped: map[string]int{}}}
 	x.enc.SetEscapeHTML(false)
@@ -138,6 +153,8 @@ func (x *exporter) dropBy(rec *trajlog.Record) string {
 		return DropOutcome
 	case x.o.MinReward != nil && rec.TotalReward < *x.o.MinReward:
 		return DropMinReward
+	case x.o.Format != FormatRaw && x.row(rec) == nil:
+		return DropUnrenderable
 	}
 	if x.o.Dedup {
 		k := actionsKey(rec)
@@ -192,7 +209,26 @@ func (x *exporter) write(rec *trajlog.Record) error {
 		complete := rec.Complete
 		return x.encode(rawLine{Trajectory: rec.Trajectory, Complete: &complete})
 	}
-	return x.encode(SFT(rec, x.o.Chat))
+	return x.encode(x.row(rec))
+}
+
+// row is rec's sft line for the target (nil when the target cannot write
+// it); for dpo, its chat.
+func (x *exporter) row(rec *trajlog.Record) any {
+	var v any
+	var err error
+	switch {
+	case x.o.Format == FormatDPO:
+		v, err = chat(rec, x.o.Chat)
+	case x.o.Chat.Target == TargetLlamaFactory:
+		v, err = LlamaFactory(rec, x.o.Chat)
+	default:
+		v, err = SFT(rec, x.o.Chat)
+	}
+	if err != nil {
+		return nil
+	}
+	return v
 }
 
 func (x *exporter) encode(v any) error {

@@ -5,39 +5,39 @@ import (
 	"slices"
 )
 
-// Targets: the consumer an sft file is shaped for. They differ in how a
-// call's arguments are written and what goes beside the file:
+// Targets: the consumer an sft file is shaped for.
 //
-//   - openai: arguments a JSON string, as OpenAI's fine-tuning files
-//     (and its chat API) carry them;
-//   - trl: arguments a JSON object and tool turns naming their tool, as
-//     TRL's dataset-formats doc gives them to SFTTrainer;
-//   - llamafactory: arguments a JSON object (LLaMA-Factory's openai
-//     converter json.dumps the calls again, so a string would arrive
-//     double-encoded), and a dataset_info.json entry beside the file
-//     (DatasetInfoEntry).
+//   - trl (the default): the OpenAI chat shape as Hugging Face chat
+//     templates take it through TRL's trainers: arguments as objects
+//     (ArgumentsString for templates that concatenate them), tool turns
+//     naming their tool, reasoning_content beside the content;
+//   - openai: an OpenAI fine-tuning file: arguments as JSON strings, no
+//     reasoning (its format has no field for it);
+//   - llamafactory: LLaMA-Factory's sharegpt layout (LFExample), whose
+//     every value is a string, with a dataset_info.json entry beside the
+//     file (DatasetInfoEntry).
 //
 // dpo writes TRL's conversational preference format, with trl's messages.
 const (
-	TargetOpenAI       = "openai"
 	TargetTRL          = "trl"
+	TargetOpenAI       = "openai"
 	TargetLlamaFactory = "llamafactory"
 )
 
 // Targets lists the targets of the sft format, the default first.
-func Targets() []string { return []string{TargetOpenAI, TargetTRL, TargetLlamaFactory} }
+func Targets() []string { return []string{TargetTRL, TargetOpenAI, TargetLlamaFactory} }
 
 // ResolveTarget checks target against format and returns the one to
-// write: for sft, target or openai when it is empty; for dpo, trl (the
-// only one); for raw, none.
+// write: for sft, target or trl when it is empty; for dpo, trl (the only
+// one); for raw, none.
 func ResolveTarget(format, target string) (string, error) {
 	switch format {
 	case FormatSFT:
 		if target == "" {
-			return TargetOpenAI, nil
+			return TargetTRL, nil
 		}
 		if !slices.Contains(Targets(), target) {
-			return "", fmt.Errorf("unknown target %q for sft (want openai, trl or llamafactory)", target)
+			return "", fmt.Errorf("unknown target %q for sft (want trl, openai or llamafactory)", target)
 		}
 		return target, nil
 	case FormatDPO:
@@ -51,4 +51,59 @@ func ResolveTarget(format, target string) (string, error) {
 		}
 		return "", nil
 	}
+}
+
+// Text action renderings (ChatOptions.TextActions).
+const (
+	// TextActionsCalls writes a hermes text action as its parsed calls,
+	// with the text outside them as content.
+	TextActionsCalls = "calls"
+	// TextActionsText writes every text action as its raw text, with no
+	// calls, and what came back as a user turn.
+	TextActionsText = "text"
+)
+
+// ChatOptions say how steps become messages.
+type ChatOptions struct {
+	// Target is the consumer the messages are shaped for (Target*);
+	// Run sets it with ResolveTarget.
+	Target string
+	// Arguments is the shape of a call's arguments (Arguments*); empty
+	// means the target's: a string for openai, an object otherwise.
+	Arguments string
+	// TextActions is how a text action is written (TextActions*); empty
+	// means calls.
+	TextActions string
+	// SplitCalls writes a turn of several calls as one assistant message
+	// per call, each followed by its tool message, for chat templates
+	// that hold one call per assistant message (Llama-3.x, gpt-oss). The
+	// turn's content and reasoning go with its first call.
+	SplitCalls bool
+}
+
+// Resolve checks o against its (resolved) target and fills in the
+// defaults: OpenAI's files carry arguments as strings, and LLaMA-Factory
+// encodes them itself (its FunctionFormatter json.dumps them), so each
+// takes only its own shape.
+func (o ChatOptions) Resolve() (ChatOptions, error) {
+	want := ArgumentsObject
+	if o.Target == TargetOpenAI {
+		want = ArgumentsString
+	}
+	switch {
+	case o.Arguments == "":
+		o.Arguments = want
+	case o.Arguments != ArgumentsObject && o.Arguments != ArgumentsString:
+		return o, fmt.Errorf("unknown arguments shape %q (want object or string)", o.Arguments)
+	case o.Arguments != want && o.Target != TargetTRL:
+		return o, fmt.Errorf("target %s takes arguments as %s only, not %s", o.Target, want, o.Arguments)
+	}
+	switch o.TextActions {
+	case "":
+		o.TextActions = TextActionsCalls
+	case TextActionsCalls, TextActionsText:
+	default:
+		return o, fmt.Errorf("unknown text action rendering %q (want calls or text)", o.TextActions)
+	}
+	return o, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // object decodes one JSON line as Python's json.loads would, into maps,
@@ -50,4 +51,14 @@ func loads(s string) (any, error) {
 	var v any
 	err := json.Unmarshal([]byte(s), &v)
 	return v, err
+}
+
+// sortedKeys is m's keys in order.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -24,9 +24,11 @@ func OpenAIChat(line []byte) error {
 			return fmt.Errorf("unknown top-level key %q", k)
 		}
 	}
-	names, err := openAITools(ex["tools"])
-	if err != nil {
-		return err
+	var names []string
+	if tools, ok := ex["tools"]; ok { // optional (CreateFineTuningJobRequest's chat input)
+		if names, err = openAITools(tools); err != nil {
+			return err
+		}
 	}
 	msgs, err := messages(ex["messages"], "messages")
 	if err != nil {

@@ -12,7 +12,11 @@ import (
 type Chat struct {
 	Messages []map[string]any // SFT: messages; DPO: prompt + chosen
 	Rejected []map[string]any // DPO: prompt + rejected
-	Tools    []any            // tools=
+	Tools    []any            // tools=; nil when the line has none
+	// DPO: the prompt, each completion alone, and the keyword arguments
+	// every rendering gets.
+	Prompt, Chosen, RejectedOnly []map[string]any
+	Kwargs                       map[string]any
 }
 
 // TRLSFT loads one line of an sft file as SFTTrainer does.
@@ -28,16 +32,20 @@ func TRLSFT(line []byte) (*Chat, error) {
 	if err := trlToolCalls(msgs); err != nil {
 		return nil, err
 	}
+	if tools == nil && callsIn(msgs) {
+		return nil, fmt.Errorf("the chat calls tools but has no tools column: the template would not list them")
+	}
 	return &Chat{Messages: msgs, Tools: tools}, nil
 }
 
 // TRLDPO loads one line of a dpo file as DPOTrainer does: tools read
-// like SFT's (dpo_trainer.py:1020-1022), then prompt, prompt+chosen and
-// prompt+rejected rendered (dpo_trainer.py:1025-1040), the completions
-// cut from the ends of the latter two by the length of the prompt
-// rendered with a generation prompt, which only matches when the prompt
-// ends on a user turn and each completion starts with the assistant
-// (dpo_trainer.py:1049-1064).
+// like SFT's (dpo_trainer.py:1020-1021), chat_template_kwargs passed to
+// every rendering (dpo_trainer.py:1022), then prompt (with the
+// generation prompt), prompt+chosen and prompt+rejected rendered
+// (dpo_trainer.py:1024-1040) and each completion cut from the end of its
+// rendering at the length of the prompt's (dpo_trainer.py:1062-1064): so
+// a completion is what the chat template renders past the prompt, which
+// Template.CheckPair checks.
 func TRLDPO(line []byte) (*Chat, error) {
 	ex, tools, err := trlExample(line)
 	if err != nil {
@@ -49,23 +57,23 @@ func TRLDPO(line []byte) (*Chat, error) {
 			return nil, err
 		}
 	}
-	if last := parts["prompt"][len(parts["prompt"])-1]; last["role"] != "user" {
-		return nil, fmt.Errorf("the prompt ends on a %v turn, not the user's", last["role"])
+	kwargs, _ := ex["chat_template_kwargs"].(map[string]any)
+	if v, ok := ex["chat_template_kwargs"]; ok && kwargs == nil {
+		return nil, fmt.Errorf("chat_template_kwargs is %T: ** would raise on it", v)
 	}
-	chat := &Chat{Tools: tools}
+	if tools == nil && (callsIn(parts["prompt"]) || callsIn(parts["chosen"]) || callsIn(parts["rejected"])) {
+		return nil, fmt.Errorf("the pair calls tools but has no tools column: the template would not list them")
+	}
+	chat := &Chat{Tools: tools, Prompt: parts["prompt"], Kwargs: kwargs}
 	for _, key := range []string{"chosen", "rejected"} {
-		c := parts[key]
-		if c[0]["role"] != "assistant" || c[len(c)-1]["role"] != "assistant" {
-			return nil, fmt.Errorf("%s does not start and end with an assistant turn", key)
-		}
-		full := append(slices.Clone(parts["prompt"]), c...)
+		full := append(slices.Clone(parts["prompt"]), parts[key]...)
 		if err := trlToolCalls(full); err != nil {
 			return nil, fmt.Errorf("%s: %w", key, err)
 		}
 		if key == "chosen" {
-			chat.Messages = full
+			chat.Messages, chat.Chosen = full, parts[key]
 		} else {
-			chat.Rejected = full
+			chat.Rejected, chat.RejectedOnly = full, parts[key]
 		}
 	}
 	return chat, nil
@@ -84,7 +92,8 @@ func trlExample(line []byte) (map[string]any, []any, error) {
 // trlTools reads the tools column: `tools = example.get("tools")`, then
 // json.loads when it is a string (sft_trainer.py:1458-1459,
 // dpo_trainer.py:1020-1021). TRL passes it to the chat template as
-// tools=; a tool-calling example needs it (dataset_formats.md:157).
+// tools=; a tool-calling example needs it (dataset_formats.md:157), so
+// a line that calls a tool must have it (trlToolCalls).
 func trlTools(ex map[string]any) ([]any, error) {
 	v := ex["tools"]
 	if s, ok := v.(string); ok {
@@ -93,9 +102,12 @@ func trlTools(ex map[string]any) ([]any, error) {
 			return nil, fmt.Errorf("tools: json.loads: %w", err)
 		}
 	}
+	if v == nil {
+		return nil, nil
+	}
 	tools, ok := v.([]any)
 	if !ok || len(tools) == 0 {
-		return nil, fmt.Errorf("no tools column: the template would not list the tools the turns call")
+		return nil, fmt.Errorf("tools is %v: want a list of tool definitions, or no tools", v)
 	}
 	return tools, nil
 }
@@ -116,9 +128,12 @@ func conversational(ex map[string]any, key string) ([]map[string]any, error) {
 
 // trlToolCalls checks tool calls as dataset_formats.md:143-155 gives
 // them: an assistant turn's tool_calls are {type: function, function:
-// {name, arguments}} with arguments an object, "arbitrary JSON objects"
-// (dataset_formats.md:194), and a tool turn names its tool (the one
-// called, when the assistant turn before it has tool_calls).
+// {name, arguments}}, and a tool turn names its tool (the one called,
+// when the assistant turn before it has tool_calls). The doc's
+// arguments are objects, "arbitrary JSON objects" (dataset_formats.md:194);
+// TRL hands them to the chat template as they are, and a JSON string is
+// what the templates that concatenate them take (Template.Args), so
+// either passes here.
 func trlToolCalls(msgs []map[string]any) error {
 	var called []string
 	for i, m := range msgs {
@@ -129,8 +144,10 @@ func trlToolCalls(msgs []map[string]any) error {
 			for _, c := range calls {
 				call, _ := c.(map[string]any)
 				fn, _ := call["function"].(map[string]any)
-				if _, ok := fn["arguments"].(map[string]any); !ok || call["type"] != "function" {
-					return fmt.Errorf("message %d: tool call %v: arguments must be an object", i, c)
+				_, isObject := fn["arguments"].(map[string]any)
+				_, isString := fn["arguments"].(string)
+				if !isObject && !isString || call["type"] != "function" {
+					return fmt.Errorf("message %d: tool call %v: want type function and arguments an object or a JSON string", i, c)
 				}
 				called = append(called, fmt.Sprint(fn["name"]))
 			}
@@ -142,4 +159,14 @@ func trlToolCalls(msgs []map[string]any) error {
 		}
 	}
 	return nil
+}
+
+// callsIn reports whether any of msgs has tool_calls.
+func callsIn(msgs []map[string]any) bool {
+	for _, m := range msgs {
+		if calls, _ := m["tool_calls"].([]any); len(calls) > 0 {
+			return true
+		}
+	}
+	return false
 }
