@@ -101,9 +101,11 @@ func TestSFTRendersInTheTemplates(t *testing.T) {
 // part (rules of checkChatRules on prompt+completion), and for each
 // template, prompt+completion starts with the prompt rendered with its
 // generation prompt (Template.CheckPair) but where the template itself
-// never allows it: DeepSeek-V3's generation prompt opens a <think> block
-// its assistant turns never write, and gpt-oss hides the text beside the
-// prompt's calls once a message without calls follows.
+// does not allow it: after a user message DeepSeek-V3's generation prompt
+// opens a <think> block its assistant turns do not write, and after tool
+// messages it closes them only before a reply without calls; gpt-oss
+// hides the text beside the prompt's calls once a message without calls
+// follows.
 func TestDPORendersInTheTemplates(t *testing.T) {
 	env := environmentText(t)
 	lines := exportFor(t, export.Options{Format: "dpo", Chat: export.ChatOptions{SplitCalls: true}})

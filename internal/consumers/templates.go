@@ -70,9 +70,12 @@ type Template struct {
 	// enable_thinking is false: ThinkingOffOnly).
 	ThinkingPrompt  string
 	ThinkingOffOnly bool
-	// PromptNeverPrefix: the generation prompt is text the assistant's
-	// rendering never writes, so no prompt+completion starts with it.
-	PromptNeverPrefix string
+	// ThinkPrompt: after a user message the generation prompt opens a
+	// <think> block that the assistant's rendering writes only when a
+	// call message's content starts with one; after tool messages there
+	// is no generation prompt, but the tool outputs' closing tag is
+	// written only before an assistant message without calls.
+	ThinkPrompt string
 	// Generation: where the _training variant wraps the assistant's
 	// output in {% generation %}; "" for a template without one.
 	Generation string
@@ -110,9 +113,9 @@ func Templates() []Template {
 		{Name: "glm4moe", Args: ArgsObject, ArgsRule: "glm4moe:74-75 (_args.items())", LastQuery: "glm4moe:38-43,60-64",
 			ThinkingPrompt: "glm4moe:101-102", ThinkingOffOnly: true, Generation: "glm4moe_training:61-89"},
 		{Name: "deepseekv3", Args: ArgsString, ArgsRule: "deepseekv3:1 (+ tool['function']['arguments'] +)",
-			CallsKey: "deepseekv3:1 ('tool_calls' in message)", PromptNeverPrefix: "deepseekv3:1 (<｜Assistant｜><think>)"},
+			CallsKey: "deepseekv3:1 ('tool_calls' in message)", ThinkPrompt: "deepseekv3:1 (<｜Assistant｜><think>, <｜tool▁outputs▁end｜>)"},
 		{Name: "deepseekv3_training", Args: ArgsObject, ArgsRule: "deepseekv3_training:1-7 (| tojson)",
-			CallsKey: "deepseekv3_training:8", PromptNeverPrefix: "deepseekv3_training:8", Generation: "deepseekv3_training:8"},
+			CallsKey: "deepseekv3_training:8", ThinkPrompt: "deepseekv3_training:8", Generation: "deepseekv3_training:8"},
 	}
 }
 
@@ -200,10 +203,10 @@ func (t Template) checkArguments(args any) error {
 // generation prompt: the condition for TRL's DPOTrainer to cut the
 // completion's tokens at the right place (dpo_trainer.py:1049-1064).
 func (t Template) CheckPair(prompt, completion []map[string]any, kwargs map[string]any) error {
-	if t.PromptNeverPrefix != "" {
-		return fmt.Errorf("%s: the generation prompt ends in <think>, which the assistant's rendering never writes", t.PromptNeverPrefix)
-	}
 	for _, m := range completion {
+		if err := t.checkThinkPrompt(prompt, m); err != nil {
+			return err
+		}
 		if m["role"] == "user" && t.LastQuery != "" {
 			return fmt.Errorf("%s: a user message in the completion moves the last query, and the prompt's assistant turns render otherwise", t.LastQuery)
 		}
@@ -216,6 +219,22 @@ func (t Template) CheckPair(prompt, completion []map[string]any, kwargs map[stri
 		if t.ThinkingPrompt != "" && reasons(m) && !thinkingOn(kwargs, t.ThinkingOffOnly) {
 			return fmt.Errorf("%s: the generation prompt closes an empty <think> block, and the completion opens one with its reasoning", t.ThinkingPrompt)
 		}
+	}
+	return nil
+}
+
+// checkThinkPrompt is t.ThinkPrompt for completion message m.
+func (t Template) checkThinkPrompt(prompt []map[string]any, m map[string]any) error {
+	if t.ThinkPrompt == "" || len(prompt) == 0 {
+		return nil
+	}
+	c, _ := m["content"].(string)
+	called := callsIn([]map[string]any{m})
+	switch last := prompt[len(prompt)-1]["role"]; {
+	case last == "tool" && called:
+		return fmt.Errorf("%s: after tool messages a call message is written without closing the tool outputs, which the prompt alone closes", t.ThinkPrompt)
+	case last != "tool" && !(called && strings.HasPrefix(c, "<think>\n")):
+		return fmt.Errorf("%s: the generation prompt opens a <think> block the completion does not start with", t.ThinkPrompt)
 	}
 	return nil
 }
