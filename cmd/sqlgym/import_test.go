@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/internal/pgtest"
 )
@@ -93,13 +95,26 @@ func closedPort(t *testing.T) string {
 	return addr
 }
 
-// dropRole drops a role the test made, with its grants.
+// dropRole drops a role the test made, and its schemas' roles
+// (postgres.SchemaRole), with their grants: roles outlive the test's
+// database.
 func dropRole(t *testing.T, dsn, role string) {
 	t.Helper()
-	conn, err := connectPostgres(context.Background(), dsn, 0)
+	ctx := context.Background()
+	conn, err := connectPostgres(ctx, dsn, 0)
+	if err != nil {
+		t.Errorf("drop role %s: %v", role, err)
+		return
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, "SELECT quote_ident(rolname) FROM pg_roles WHERE rolname = $1 OR starts_with(rolname, $1 || '.')", role)
+	var roles []string
 	if err == nil {
-		_, err = conn.Exec(context.Background(), "DROP OWNED BY "+role+"; DROP ROLE "+role)
-		conn.Close(context.Background())
+		roles, err = pgx.CollectRows(rows, pgx.RowTo[string])
+	}
+	if err == nil && len(roles) > 0 {
+		list := strings.Join(roles, ", ")
+		_, err = conn.Exec(ctx, "DROP OWNED BY "+list+"; DROP ROLE "+list)
 	}
 	if err != nil {
 		t.Errorf("drop role %s: %v", role, err)

@@ -27,9 +27,16 @@ INSERT INTO code VALUES (NULL, 1), (NULL, 9);
 
 func openLoose(t *testing.T) env.DB {
 	t.Helper()
+	return openBuilt(t, looseDB)
+}
+
+// openBuilt opens a SQLite database built with script; it is closed when
+// the test ends.
+func openBuilt(t *testing.T, script string) env.DB {
+	t.Helper()
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "loose.sqlite")
-	if err := sqlite.Build(ctx, path, looseDB); err != nil {
+	path := filepath.Join(t.TempDir(), "built.sqlite")
+	if err := sqlite.Build(ctx, path, script); err != nil {
 		t.Fatal(err)
 	}
 	db, err := sqlite.New(sqlite.Config{}).Open(ctx, path)
@@ -87,9 +94,9 @@ func TestCopyDBKeepsEveryValue(t *testing.T) {
 	}
 }
 
-// TestImportedSchemaReadsOnly: the engine's reader role, granted on a
-// copied schema (as Import does after each copy), reads it and writes
-// nothing.
+// TestImportedSchemaReadsOnly: the role the engine reads a copied schema
+// as (postgres.SchemaRole of the reader, which postgres.EnsureReader
+// makes, as Import does after each copy) reads it and writes nothing.
 func TestImportedSchemaReadsOnly(t *testing.T) {
 	ctx := context.Background()
 	conn := connect(t, pgtest.Database(t))
@@ -97,7 +104,7 @@ func TestImportedSchemaReadsOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if _, err := conn.Exec(ctx, "DROP OWNED BY sqlgym_test_reader; DROP ROLE sqlgym_test_reader"); err != nil {
+		if _, err := conn.Exec(ctx, `DROP OWNED BY sqlgym_test_reader, "sqlgym_test_reader.Loose"; DROP ROLE sqlgym_test_reader, "sqlgym_test_reader.Loose"`); err != nil {
 			t.Errorf("drop the test role: %v", err)
 		}
 	})
@@ -111,7 +118,7 @@ func TestImportedSchemaReadsOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `SET LOCAL ROLE sqlgym_test_reader`); err != nil {
+	if _, err := tx.Exec(ctx, "SET LOCAL ROLE "+pgx.Identifier{postgres.SchemaRole("sqlgym_test_reader", "Loose")}.Sanitize()); err != nil {
 		t.Fatal(err)
 	}
 	var n int64
