@@ -30,7 +30,7 @@ func (c *copier) classify(t *env.Table) (*TableCopy, int64, error) {
 	}
 	row := rs.Rows[0]
 	total, _ := row[0].(int64)
-	tc := &TableCopy{Name: strings.ToLower(t.Name), Source: t.Name}
+	tc := &TableCopy{Name: pgName(t.Name), Source: t.Name}
 	for i, col := range t.Columns {
 		var cl Classes
 		for j, class := range storageClasses {
@@ -40,7 +40,7 @@ func (c *copier) classify(t *env.Table) (*TableCopy, int64, error) {
 			}
 		}
 		typ, n, how := ColumnType(col.Type, cl)
-		cc := ColumnCopy{Name: strings.ToLower(col.Name), Declared: col.Type, Type: typ, Classes: cl, Coerced: n}
+		cc := ColumnCopy{Name: pgName(col.Name), Declared: col.Type, Type: typ, Classes: cl, Coerced: n}
 		if n > 0 {
 			cc.How = how
 		}

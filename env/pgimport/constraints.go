@@ -33,10 +33,10 @@ func (c *copier) keys(t *env.Table, tc *TableCopy) error {
 func (c *copier) foreignKeys(t *env.Table, tc *TableCopy) error {
 	table := c.ident(tc.Name)
 	for _, fk := range t.ForeignKeys {
-		what := fmt.Sprintf("foreign key %s(%s) -> %s(%s)", tc.Name, strings.ToLower(strings.Join(fk.Columns, ", ")),
-			strings.ToLower(fk.RefTable), strings.ToLower(strings.Join(fk.RefColumns, ", ")))
+		what := fmt.Sprintf("foreign key %s(%s) -> %s(%s)", tc.Name, pgName(strings.Join(fk.Columns, ", ")),
+			pgName(fk.RefTable), pgName(strings.Join(fk.RefColumns, ", ")))
 		stmt := "ALTER TABLE " + table + " ADD FOREIGN KEY (" + columnList(fk.Columns) + ") REFERENCES " +
-			c.ident(strings.ToLower(fk.RefTable))
+			c.ident(pgName(fk.RefTable))
 		if refs := nonEmpty(fk.RefColumns); len(refs) > 0 {
 			stmt += " (" + columnList(refs) + ")"
 		}
@@ -60,11 +60,12 @@ func (c *copier) try(what, stmt string) {
 	}
 }
 
-// columnList is names lower-cased, quoted and joined with commas.
+// columnList is names as the import names them (pgName), quoted and
+// joined with commas.
 func columnList(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
-		q[i] = quotePG(strings.ToLower(n))
+		q[i] = quotePG(pgName(n))
 	}
 	return strings.Join(q, ", ")
 }

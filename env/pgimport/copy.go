@@ -41,15 +41,27 @@ func (c CopyConfig) withDefaults() CopyConfig {
 // import made, marked with ImportMark; see CheckTargets), in one transaction: either
 // the whole database is there afterwards, with as many rows in each table
 // as in SQLite, or the schema is as it was. Table and column names are
-// lower-cased (SQLite's are case-insensitive, PostgreSQL folds bare names
-// to lower case); primary keys, NOT NULL and foreign keys are added where
+// lower-cased (pgName); primary keys, NOT NULL and foreign keys are added where
 // the data allows, and each one that is not is noted with the reason.
+//
+// Two tables whose names would be one in PostgreSQL (lower-cased, then cut
+// to the server's max_identifier_length bytes), or two such columns of a
+// table, are refused, both named, before anything is written.
 func CopyDB(ctx context.Context, src env.DB, conn *pgx.Conn, dbID string, cfg CopyConfig) (*DBCopy, error) {
-	cfg = cfg.withDefaults()
 	tables, err := src.Tables(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("copy %s: %w", dbID, err)
 	}
+	if err := checkTables(ctx, conn, dbID, tables); err != nil {
+		return nil, err
+	}
+	return copyTables(ctx, src, tables, conn, dbID, cfg)
+}
+
+// copyTables is CopyDB of tables, src's tables, whose names checkTables
+// accepted.
+func copyTables(ctx context.Context, src env.DB, tables []env.Table, conn *pgx.Conn, dbID string, cfg CopyConfig) (*DBCopy, error) {
+	cfg = cfg.withDefaults()
 	rep := &DBCopy{DBID: dbID, Schema: dbID}
 	tx, err := conn.Begin(ctx)
 	if err != nil {

@@ -87,7 +87,9 @@ type Imported struct {
 // cfg.Role able to read the copies, and verifies each task's gold: the
 // PostgreSQL side runs through env/postgres, logged in as that role, so
 // that a gold is judged exactly as sqlgym serve --engine will judge it.
-// Writing the result is WriteDataset's job.
+// Names PostgreSQL would make one (two db_ids, two tables of a database,
+// two columns of a table; see names.go) fail the import, both named,
+// before anything is written. Writing the result is WriteDataset's job.
 func Import(ctx context.Context, cfg Config) (*Imported, error) {
 	cfg = cfg.withDefaults()
 	ds := cfg.Dataset
@@ -96,21 +98,20 @@ func Import(ctx context.Context, cfg Config) (*Imported, error) {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
+	srcs, dsts := map[string]env.DB{}, map[string]env.DB{}
+	defer closeAll(srcs)
+	defer closeAll(dsts)
+	tables, err := checkNames(ctx, cfg, ids, srcs)
+	if err != nil {
+		return nil, fmt.Errorf("import: %w; nothing was imported", err)
+	}
 	if err := CheckTargets(ctx, cfg.Conn, ids); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	rep := &Report{Dataset: ds.Name}
-	srcs, dsts := map[string]env.DB{}, map[string]env.DB{}
-	defer closeAll(srcs)
-	defer closeAll(dsts)
 	schemas := map[string]*Schema{}
 	for i, id := range ids {
-		src, err := cfg.SQLite.Open(ctx, ds.DBs[id])
-		if err != nil {
-			return nil, fmt.Errorf("import %s: %w", id, err)
-		}
-		srcs[id] = src
-		dc, err := CopyDB(ctx, src, cfg.Conn, id, cfg.Copy)
+		dc, err := copyTables(ctx, srcs[id], tables[id], cfg.Conn, id, cfg.Copy)
 		if err != nil {
 			return nil, fmt.Errorf("import: %w", err)
 		}
@@ -134,6 +135,30 @@ func Import(ctx context.Context, cfg Config) (*Imported, error) {
 		return nil, err
 	}
 	return &Imported{Report: rep, Golds: golds}, nil
+}
+
+// checkNames opens each database of ids into srcs and lists its tables,
+// and refuses names PostgreSQL would make one (checkSchemas, checkTables)
+// before anything is written.
+func checkNames(ctx context.Context, cfg Config, ids []string, srcs map[string]env.DB) (map[string][]env.Table, error) {
+	if err := checkSchemas(ctx, cfg.Conn, ids); err != nil {
+		return nil, err
+	}
+	tables := map[string][]env.Table{}
+	for _, id := range ids {
+		src, err := cfg.SQLite.Open(ctx, cfg.Dataset.DBs[id])
+		if err != nil {
+			return nil, fmt.Errorf("open %s: %w", id, err)
+		}
+		srcs[id] = src
+		if tables[id], err = src.Tables(ctx); err != nil {
+			return nil, fmt.Errorf("list the tables of %s: %w", id, err)
+		}
+		if err := checkTables(ctx, cfg.Conn, id, tables[id]); err != nil {
+			return nil, err
+		}
+	}
+	return tables, nil
 }
 
 // verifyAll verifies every task's gold, in order, and records each in
