@@ -27,7 +27,7 @@ func (r *Runner) Inspect(ctx context.Context, db env.DB, dialect env.Dialect, a 
 // InspectWith is Inspect showing, for a table, what notes (the dataset's
 // descriptions of the database, nil for none) say of it and its columns.
 func (r *Runner) InspectWith(ctx context.Context, db env.DB, dialect env.Dialect, notes *env.DBNotes, a *InspectSchemaArgs) (Result, error) {
-	name := strings.TrimSpace(a.Table)
+	name := unquoteIdent(strings.TrimSpace(a.Table))
 	if name == "" {
 		return r.inspectAll(ctx, db, dialect)
 	}
@@ -220,9 +220,34 @@ func identList(names []string, dialect env.Dialect) string {
 }
 
 // quoteIdent writes name as the model must write it in SQL: as it is when
-// it is a plain identifier, in double quotes otherwise (in PostgreSQL, a
-// name with upper-case letters needs them too).
+// it is a plain identifier that is not one of the dialect's keywords
+// (keywords.go), in double quotes with inner quotes doubled otherwise. In
+// PostgreSQL, which folds a bare name to lower case, a name with
+// upper-case letters needs the quotes too; SQLite compares names without
+// regard to ASCII case, so there it does not.
 func quoteIdent(name string, dialect env.Dialect) string {
+	if plainIdent(name, dialect) {
+		return name
+	}
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// unquoteIdent is the name s writes when s is a name in double quotes, as
+// quoteIdent shows one (inner quotes doubled); otherwise s itself, so
+// that a table is found by the name shown or by the name it has.
+func unquoteIdent(s string) string {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
+		return s
+	}
+	inner := s[1 : len(s)-1]
+	if inner == "" || strings.Count(inner, `"`) != 2*strings.Count(inner, `""`) {
+		return s
+	}
+	return strings.ReplaceAll(inner, `""`, `"`)
+}
+
+// plainIdent reports whether name runs bare as an identifier in dialect.
+func plainIdent(name string, dialect env.Dialect) bool {
 	plain := name != ""
 	for i, c := range name {
 		switch {
@@ -235,8 +260,11 @@ func quoteIdent(name string, dialect env.Dialect) string {
 			plain = false
 		}
 	}
-	if plain {
-		return name
+	if !plain {
+		return false
 	}
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+	if dialect == env.Postgres {
+		return !pgReserved[name]
+	}
+	return !sqliteKeywords[foldASCII(name)]
 }

@@ -78,6 +78,11 @@ func TestQuoteIdent(t *testing.T) {
 		{"singer", "sqlite", "singer"}, {"Singer_ID", "sqlite", "Singer_ID"}, {"Singer_ID", "postgres", `"Singer_ID"`},
 		{"Song Name", "sqlite", `"Song Name"`}, {"2nd", "sqlite", `"2nd"`}, {"a2", "sqlite", "a2"},
 		{`we"ird`, "sqlite", `"we""ird"`}, {"", "sqlite", `""`}, {"é", "sqlite", `"é"`},
+		// Keywords: each dialect's own (keywords.go), in any case in SQLite.
+		{"select", "postgres", `"select"`}, {"select", "sqlite", `"select"`}, {"Select", "sqlite", `"Select"`},
+		{"user", "postgres", `"user"`}, {"user", "sqlite", "user"}, {"left", "postgres", `"left"`},
+		{"index", "sqlite", `"index"`}, {"index", "postgres", "index"}, {"year", "postgres", "year"},
+		{`a"b`, "postgres", `"a""b"`}, {"Name", "postgres", `"Name"`}, {"pg_class", "postgres", "pg_class"},
 	}
 	for _, tt := range tests {
 		if got := quoteIdent(tt.name, tt.dialect); got != tt.want {
