@@ -210,13 +210,18 @@ func checkLFRow(t *testing.T, ex *consumers.LFExample, msgs []map[string]any) {
 		t.Errorf("system %q", ex.System)
 	}
 	turns := append(ex.Prompt, ex.Response...)
-	j := 0
+	j, answers := 0, 0
 	for _, m := range msgs[1:] {
 		if m["role"] == "tool" {
+			answers++
 			continue
 		}
-		for j < len(turns) && turns[j]["role"] == "observation" {
-			j++
+		if answers > 0 {
+			// One answer per call, joined as LLaMA-Factory joins tool turns (converter.py:265-273).
+			if turns[j]["role"] != "observation" || strings.Count(turns[j]["content"], "\n</tool_response>\n<tool_response>\n") != answers-1 {
+				t.Errorf("turn %d: %v, want an observation of %d answers", j, turns[j], answers)
+			}
+			j, answers = j+1, 0
 		}
 		got := turns[j]
 		j++
@@ -293,10 +298,18 @@ func TestLlamaFactoryPitfalls(t *testing.T) {
 	}
 }
 
+// TestSFTLoadsAsOpenAIFineTuning: every line of the realistic log meets
+// OpenAI's fine-tuning chat format and the chat rules.
 func TestSFTLoadsAsOpenAIFineTuning(t *testing.T) {
-	for _, line := range exportFor(t, export.Options{Format: "sft", Chat: export.ChatOptions{Target: "openai"}}) {
+	env := environmentText(t)
+	for i, line := range exportFor(t, export.Options{Format: "sft", Chat: export.ChatOptions{Target: "openai"}}) {
 		if err := consumers.OpenAIChat(line); err != nil {
 			t.Errorf("OpenAI's format refuses the line: %v\n%s", err, line)
+		}
+		var row map[string]any
+		json.Unmarshal(line, &row)
+		if err := checkChatRules(messagesOf(row["messages"]), env); err != nil {
+			t.Errorf("row %d: %v", i, err)
 		}
 	}
 	// The checker bites: object arguments are not OpenAI's.
