@@ -51,7 +51,12 @@ func (m *Manager) StepWith(ctx context.Context, st *StepTicket, a schemas.Action
 	defer m.metrics.stepsRunning.Dec()
 	defer func() { st.s.lastActive.Store(m.now().UnixNano()) }() // the idle clock runs from the step's end
 	start := m.now()
+	room, err := m.reserveStep(st.s, a)
+	if err != nil {
+		return nil, err
+	}
 	res, traj, err := st.s.step(ctx, m, a, usage)
+	m.settleStep(st.s, room) // before finish gives the episode's bytes back
 	if traj != nil {
 		// The episode ended: it leaves the live set even when a write
 		// failed, and the first failure is the one reported.

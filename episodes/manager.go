@@ -54,6 +54,11 @@ type Config struct {
 	RecentEpisodes     int           // ended episodes remembered, for episode.get and episode.close (10000)
 	RecentBytes        int64         // bytes of ended trajectories kept whole for episode.get (256 MiB)
 	MaxTagsBytes       int           // bytes of a reset's tags (64 KiB)
+	// MaxEpisodeBytes bounds what one live episode keeps: its prompt,
+	// tags and steps (DefaultMaxEpisodeBytes); MaxLiveBytes what all live
+	// episodes keep together (DefaultMaxLiveBytes). See kept.go.
+	MaxEpisodeBytes int64
+	MaxLiveBytes    int64
 	// TrajectoryStore says where ended episodes are recorded, for the
 	// error of an episode.get whose record is no longer held in memory.
 	TrajectoryStore string
@@ -75,6 +80,12 @@ func (c *Config) setDefaults() {
 	def(&c.MaxTagsBytes, DefaultMaxTagsBytes)
 	if c.RecentBytes <= 0 {
 		c.RecentBytes = DefaultRecentBytes
+	}
+	if c.MaxEpisodeBytes <= 0 {
+		c.MaxEpisodeBytes = DefaultMaxEpisodeBytes
+	}
+	if c.MaxLiveBytes <= 0 {
+		c.MaxLiveBytes = DefaultMaxLiveBytes
 	}
 	if c.TrajectoryStore == "" {
 		c.TrajectoryStore = "the server's trajectory store"
@@ -99,7 +110,8 @@ type Manager struct {
 	datasets map[string]*env.Dataset // read-only after New
 	names    []string                // dataset names, sorted
 	metrics  *Metrics
-	specHash string // reward.Hash of cfg.Reward, the spec of every episode that overrides none
+	specHash string    // reward.Hash of cfg.Reward, the spec of every episode that overrides none
+	kept     keptBytes // bytes live episodes keep, within cfg.MaxLiveBytes
 
 	mu     sync.Mutex          // guards live and recent
 	live   map[string]*Session // episodes that have not ended
@@ -114,7 +126,8 @@ func New(cfg Config) (*Manager, error) {
 	}
 	m := &Manager{cfg: cfg, datasets: map[string]*env.Dataset{}, live: map[string]*Session{},
 		recent: newRecentSet(cfg.RecentEpisodes, cfg.RecentBytes), metrics: NewMetrics(),
-		specHash: reward.Hash(cfg.Reward)}
+		specHash: reward.Hash(cfg.Reward), kept: keptBytes{max: cfg.MaxLiveBytes}}
+	m.metrics.watchKept(m.kept.used.Load)
 	if err := checkDatasetTools(cfg); err != nil {
 		return nil, err
 	}
@@ -167,6 +180,7 @@ func (m *Manager) finish(ctx context.Context, s *Session, t *schemas.Trajectory)
 		}
 	}
 	sum := summary(t)
+	m.releaseBytes(s)
 	m.mu.Lock()
 	delete(m.live, s.id)
 	m.recent.put(t.EpisodeID, sum, enc)

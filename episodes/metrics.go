@@ -23,6 +23,7 @@ type Metrics struct {
 	recordErrors prometheus.Counter
 	recentBytes  prometheus.Gauge
 	stepsRunning prometheus.Gauge
+	keptRefused  *prometheus.CounterVec
 
 	mu     sync.Mutex // guards counts and bytes
 	counts schemas.Stats
@@ -47,8 +48,11 @@ func NewMetrics() *Metrics {
 		Help: "Bytes of ended episodes' trajectories held in memory for episode.get (bounded by --recent-bytes)."})
 	m.stepsRunning = prometheus.NewGauge(prometheus.GaugeOpts{Name: "sqlgym_steps_running",
 		Help: "Episode steps running now (their turn in the episode's queue has come and they have not yet returned)."})
+	m.keptRefused = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sqlgym_episode_bytes_refused_total",
+		Help: "Resets and steps refused for the bytes live episodes keep, by the bound they would pass: episode (--max-episode-bytes) or live (--max-live-bytes)."},
+		[]string{"bound"})
 	for _, c := range []prometheus.Collector{m.startedTotal, m.endedTotal, m.liveEpisodes, m.steps,
-		m.records, m.recordErrors, m.recentBytes, m.stepsRunning,
+		m.records, m.recordErrors, m.recentBytes, m.stepsRunning, m.keptRefused,
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector()} {
 		f(c)
 	}
@@ -91,6 +95,17 @@ func (m *Metrics) writeFailed() {
 	m.counts.WriteErrors++
 	m.mu.Unlock()
 }
+
+// watchKept reports the bytes live episodes keep, read from kept
+// whenever /metrics asks.
+func (m *Metrics) watchKept(kept func() int64) {
+	m.Registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sqlgym_live_episode_bytes",
+		Help: "Bytes live episodes keep: prompts, tags, steps (bounded by --max-live-bytes; one episode by --max-episode-bytes)."},
+		func() float64 { return float64(kept()) }))
+}
+
+// bytesRefused counts a reset or step refused at a bound of kept bytes.
+func (m *Metrics) bytesRefused(bound string) { m.keptRefused.WithLabelValues(bound).Inc() }
 
 // countBytes reports the trajectory store's bytes written, read from
 // bytes whenever server.info or /metrics asks.

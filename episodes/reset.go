@@ -54,7 +54,11 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 	if !set.IsDefault() {
 		s.traj.Tools = set.Names()
 	}
+	if err := m.admitBytes(s, resetBytes(prompt, p.Tags)); err != nil {
+		return nil, err
+	}
 	if err := m.admit(s); err != nil {
+		m.releaseBytes(s)
 		return nil, err
 	}
 	t := s.snapshot()
@@ -62,6 +66,7 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 		m.mu.Lock()
 		delete(m.live, s.id)
 		m.mu.Unlock()
+		m.releaseBytes(s)
 		return nil, m.recordFailed(s.id, "begin", err)
 	}
 	m.mu.Lock()

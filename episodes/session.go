@@ -30,9 +30,12 @@ type Session struct {
 
 	lastActive atomic.Int64 // unix nanoseconds of the last step's end
 
-	// Only the step holding the queue's current ticket touches these.
+	// Only the step holding the queue's current ticket touches these
+	// (and, once no step can run, whoever ends the episode).
 	ledger *reward.Ledger
 	seen   map[string]bool // normalized calls made so far, for turn.repeat
+	kept   int64           // bytes the episode keeps, counted in the Manager's kept
+	added  int64           // bytes the running step added (its record), for the Manager's kept
 
 	mu     sync.Mutex // guards traj, ended and tokens
 	traj   schemas.Trajectory
@@ -107,6 +110,7 @@ func (s *Session) appendStep(rec schemas.StepRecord, outcome string, now time.Ti
 	s.traj.Steps = append(s.traj.Steps, rec)
 	s.traj.TotalReward = s.ledger.Total()
 	held := &s.traj.Steps[len(s.traj.Steps)-1]
+	s.added += recordBytes(held)
 	if outcome == "" {
 		return held, nil
 	}

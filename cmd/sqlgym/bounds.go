@@ -24,6 +24,8 @@ type clientBounds struct {
 	stallTimeout   time.Duration
 	readingBytes   int64
 	connections    int
+	episodeBytes   int64
+	liveBytes      int64
 }
 
 func (b *clientBounds) register(fs *flag.FlagSet) {
@@ -36,6 +38,8 @@ func (b *clientBounds) register(fs *flag.FlagSet) {
 	fs.DurationVar(&b.stallTimeout, "stall-timeout", rpc.DefaultStallTimeout, "how long a WebSocket may hold --max-conn-bytes with nothing written to it before it is closed (1008)")
 	bytesVar(fs, &b.readingBytes, "max-reading-bytes", rpc.DefaultMaxReadingBytes, "bytes of messages being received, over every WebSocket and HTTP request")
 	fs.IntVar(&b.connections, "max-connections", rpc.DefaultMaxConnections, "open WebSockets and HTTP RPC requests at once; more get HTTP 503")
+	bytesVar(fs, &b.episodeBytes, "max-episode-bytes", episodes.DefaultMaxEpisodeBytes, "bytes one live episode keeps (prompt, tags, steps); a step that needs more room gets -32602 and the episode stays usable")
+	bytesVar(fs, &b.liveBytes, "max-live-bytes", episodes.DefaultMaxLiveBytes, "bytes all live episodes keep together; resets and steps that need more room get -32003")
 }
 
 // check refuses bounds that could not work together.
@@ -47,6 +51,8 @@ func (b *clientBounds) check(frameBytes int64) error {
 		return usageError{"--max-reply-bytes and --max-conn-bytes must be at least 65536"}
 	case b.tagsBytes < 2 || b.recentBytes < 0:
 		return usageError{"--max-tags-bytes must be >= 2 and --recent-bytes >= 0"}
+	case b.episodeBytes < 64<<10 || b.liveBytes < b.episodeBytes:
+		return usageError{fmt.Sprintf("--max-episode-bytes must be at least 65536 and --max-live-bytes at least --max-episode-bytes, got %d and %d", b.episodeBytes, b.liveBytes)}
 	case b.stallTimeout <= 0:
 		return usageError{"--stall-timeout must be positive"}
 	case b.readingBytes < frameBytes:
