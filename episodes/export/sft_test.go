@@ -86,8 +86,8 @@ func equalMessages(t *testing.T, what string, got []map[string]any, want []map[s
 // TestSFTFieldByField: the default target is trl. A call the client
 // parsed is an assistant message of that call and a tool message naming
 // it; a reply with no call is its text and the observation as a user
-// turn; a hermes reply recorded without its content (before steps kept
-// it) is written as its raw text, which holds the text beside the call.
+// turn; a hermes reply recorded before steps kept their content is its
+// call, with the text outside the block as the server's parser reads it.
 func TestSFTFieldByField(t *testing.T) {
 	r := chatEpisode()
 	line := sftLine(t, r, export.Options{})
@@ -102,8 +102,14 @@ func TestSFTFieldByField(t *testing.T) {
 		{"role": "assistant", "content": "I think the answer is 12."},
 		{"role": "user", "content": "Error: no tool call found.\n6 turns left."},
 		// The chat ends on the last reply: the verdict after it is no training signal.
-		{"role": "assistant", "content": *r.Steps[2].Action.Text},
+		{"role": "assistant", "content": "Let me submit.", "tool_calls": calls("call_3_0", "submit", sqlObj("SELECT count(*) FROM books"))},
 	})
+	// A v1 step of a text with two blocks ran the first only: its raw text is what is written.
+	two := `<tool_call>{"name": "execute_sql", "arguments": {"sql": "SELECT 1"}}</tool_call><tool_call>{"name": "submit", "arguments": {"sql": "SELECT 1"}}</tool_call>`
+	r = rec("ep_two", "demo/3", "mismatch", 0, t0, textStep(two, "execute_sql", `{"sql":"SELECT 1"}`, "1\nNote: only the first call ran."))
+	if msgs := sftMessages(t, r, export.ChatOptions{}); msgs[2]["content"] != two || msgs[2]["tool_calls"] != nil {
+		t.Errorf("a v1 text of two blocks = %v, want its raw text", msgs[2])
+	}
 }
 
 // TestSFTMessages: a turn that came as an assistant message is its

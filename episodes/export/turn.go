@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/sqlgym/sqlgym/schemas"
+	"github.com/sqlgym/sqlgym/tools"
 )
 
 // turn is one recorded step as the export writes it: an assistant turn
@@ -57,16 +58,20 @@ func readTurn(st *schemas.StepRecord, format string, o ChatOptions) turn {
 }
 
 // textCalls says whether text action st is written as its calls, and
-// with what content: the text outside its call blocks, as the step
-// recorded it (StepRecord.Content).
+// with what content: the text outside its call blocks, <think> blocks
+// included, as the step recorded it (StepRecord.Content) or, when it
+// recorded none (there was none, or the step was recorded before steps
+// kept it), as the server's own parser reads it from the raw text
+// (tools.ParseTurn).
 //
 // It is written as text instead when o asks for text actions as text,
 // when its format is not hermes (a <sql> or <solution> tag is sqlgym's
 // syntax, not one a chat template writes for tool_calls: the prompt asks
 // for tags and the row keeps them), when it held no call or a block that
 // was not a readable call (there is nothing to write as tool_calls), and
-// when it was recorded without its content (before the record had it):
-// its raw text then holds the text beside the call, which would be lost.
+// when the text held more calls than the step recorded (a step of
+// protocol v1 ran only the first): the calls written would not be the
+// text's.
 func textCalls(st *schemas.StepRecord, format string, calls []schemas.CallRecord, o ChatOptions) (string, bool) {
 	if o.TextActions == TextActionsText || format == schemas.FormatTags || len(calls) == 0 {
 		return "", false
@@ -76,10 +81,14 @@ func textCalls(st *schemas.StepRecord, format string, calls []schemas.CallRecord
 			return "", false
 		}
 	}
+	parsed, err := tools.ParseTurn(schemas.FormatHermes, *st.Action.Text)
+	if err != nil || len(parsed.Calls) != len(calls) {
+		return "", false
+	}
 	if st.Content != nil {
 		return *st.Content, true
 	}
-	return "", false
+	return parsed.Content, true
 }
 
 // observation is what came back after a turn written as text: the step's
