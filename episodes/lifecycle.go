@@ -47,6 +47,9 @@ func (m *Manager) StepWith(ctx context.Context, st *StepTicket, a schemas.Action
 		return nil, err
 	}
 	defer st.t.release()
+	if e := CheckUsage(usage); e != nil {
+		return nil, e
+	}
 	m.metrics.stepsRunning.Inc()
 	defer m.metrics.stepsRunning.Dec()
 	defer func() { st.s.lastActive.Store(m.now().UnixNano()) }() // the idle clock runs from the step's end

@@ -78,6 +78,9 @@ func (p *player) play(ctx context.Context, s Sample) Result {
 func (p *player) turns(ctx context.Context, conv *conversation, res *Result) error {
 	for {
 		msg, usage, err := p.chat.Complete(ctx, conv.msgs, conv.tools)
+		if uerr := checkUsage(usage); uerr != nil {
+			return uerr // counted nowhere: not in the run's tokens, not in a step
+		}
 		res.Usage.Add(usage)
 		if err != nil {
 			return err

@@ -17,9 +17,10 @@ import (
 
 // reply is one scripted answer of the stub model.
 type reply struct {
-	tool, args string // a native tool call
-	text       string // a text reply (no call)
-	fail       []int  // failures before the answer: an HTTP status, or slow/drop
+	tool, args string         // a native tool call
+	text       string         // a text reply (no call)
+	fail       []int          // failures before the answer: an HTTP status, or slow/drop
+	usage      map[string]int // the reply's usage; nil: 100 prompt and 10 completion tokens
 }
 
 // Failures the stub can answer with instead of a reply.
@@ -182,9 +183,12 @@ func writeReply(w http.ResponseWriter, id, turn int, rep reply) {
 	} else {
 		msg["content"] = rep.text + " [" + tag + "]"
 	}
+	usage := rep.usage
+	if usage == nil {
+		usage = map[string]int{"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}
+	}
 	out := map[string]any{"id": "chatcmpl-" + tag, "object": "chat.completion",
-		"choices": []map[string]any{{"index": 0, "message": msg, "finish_reason": "stop"}},
-		"usage":   map[string]int{"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}}
+		"choices": []map[string]any{{"index": 0, "message": msg, "finish_reason": "stop"}}, "usage": usage}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(out)
 }

@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/internal/rollout/report"
+	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // UsageFile is the file, in a rollout's --out folder, that keeps each
@@ -39,6 +41,18 @@ func (u *UsageLog) Add(res Result) error {
 		return fmt.Errorf("usage file: %w", err)
 	}
 	return u.f.Sync()
+}
+
+// checkUsage checks the token counts an endpoint reported for one reply
+// as the episode server checks a step's usage (episodes.CheckUsage, the
+// same function on every path): a count that is negative or past the
+// protocol's bound is an error of the endpoint, and the episode does not
+// go on with it.
+func checkUsage(u Usage) error {
+	if e := episodes.CheckUsage(&schemas.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}); e != nil {
+		return fmt.Errorf("the model's reply reports impossible token counts: %s", e.Message)
+	}
+	return nil
 }
 
 // Close closes the file.
