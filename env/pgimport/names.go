@@ -105,5 +105,31 @@ func checkTables(ctx context.Context, conn *pgx.Conn, dbID string, tables []env.
 	if a, b, as, ok := clash(tableNames, tableStored); ok {
 		return fmt.Errorf("database %s: tables %q and %q would both be table %q (%s): rename one of them", dbID, a, b, as, why)
 	}
+	return checkCatalogNames(ctx, conn, dbID, tableNames, tableStored)
+}
+
+// catalogQuery lists which of $1 name a relation of pg_catalog.
+const catalogQuery = `SELECT coalesce(array_agg(c.relname::text), '{}') FROM pg_catalog.pg_class c
+WHERE c.relnamespace = 'pg_catalog'::pg_catalog.regnamespace AND c.relname::text = ANY($1::text[])`
+
+// checkCatalogNames refuses a table named like a relation of PostgreSQL's
+// catalog: an unqualified name finds pg_catalog's relation first, so the
+// table would not run as shown. (The engine keeps pg_catalog first on the
+// search path, so that no served table can hide a built-in type such as
+// date.)
+func checkCatalogNames(ctx context.Context, conn *pgx.Conn, dbID string, names, stored []string) error {
+	var hits []string
+	if err := conn.QueryRow(ctx, catalogQuery, stored).Scan(&hits); err != nil {
+		return fmt.Errorf("database %s: read the catalog's names: %w", dbID, err)
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	for i, s := range stored {
+		if s == hits[0] {
+			return fmt.Errorf("database %s: table %q would be hidden by PostgreSQL's catalog relation pg_catalog.%s, "+
+				"which unqualified names find first: rename it in the dataset", dbID, names[i], s)
+		}
+	}
 	return nil
 }

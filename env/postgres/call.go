@@ -115,7 +115,7 @@ func (c *conn) begin(d *db, role string, left time.Duration) error {
 		setRole = " SET LOCAL ROLE " + role + ";"
 	}
 	q := fmt.Sprintf("BEGIN READ ONLY;%s SET LOCAL statement_timeout = %d; "+
-		"SET LOCAL idle_in_transaction_session_timeout = %d; SET LOCAL search_path = %s, pg_catalog",
+		"SET LOCAL idle_in_transaction_session_timeout = %d; SET LOCAL search_path = %s",
 		setRole, ms, ms+cancelGrace.Milliseconds(), d.quoted)
 	_, err := c.pc.Exec(c.ctx, q).ReadAll()
 	return err

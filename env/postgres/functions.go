@@ -77,9 +77,10 @@ var deniedFunctionPrefixes = []struct{ prefix, why string }{
 // deniedRelations are catalog relations a model's statement may not name
 // (anywhere: FROM, a subquery, a qualified name), because they tell of
 // other sessions (their statements, locks, prepared statements) or of
-// other tasks' schemas (their tables, columns, statistics). A table of
-// the task's own schema with one of these names stays readable: the
-// search path puts the schema before the catalog.
+// other tasks' schemas (their tables, columns, statistics). A column of
+// the task's own schema with one of these names stays usable where it is
+// qualified (t.pg_locks); unqualified, the name is the catalog's, which
+// PostgreSQL searches first (sqlgym import refuses tables named so).
 var deniedRelations = map[string]string{
 	"pg_catalog":                 "the system catalog tells of other schemas and sessions",
 	"pg_locks":                   "it tells of other sessions' locks",
@@ -121,8 +122,8 @@ var deniedRelations = map[string]string{
 var deniedRelationPrefixes = []string{"pg_stat_", "pg_statio_", "pg_replication_"}
 
 // denial is why a statement may not run: the name it uses and the reason;
-// relation is true when the name was denied as a relation, which a table
-// of the task's own schema of that name excuses.
+// relation is true when the name was denied as a relation, which a
+// qualified name of the task's own schema of that name excuses.
 type denial struct {
 	name, why string
 	relation  bool
@@ -130,8 +131,10 @@ type denial struct {
 
 // checkFunctions denies a statement that calls a denied function or names
 // a denied relation, however it is spelled (any case, quoted, or
-// qualified with its schema). own reports whether a name is a table of
-// the task's own schema; it is asked only about denied relation names.
+// qualified with its schema). own reports whether a name is a table or
+// column of the task's own schema; it is asked only about denied
+// relation names written after a dot (t.name), which unqualified never
+// reach the schema's own objects.
 func checkFunctions(stmt string, own func(string) bool) error {
 	toks := sqltext.Tokens(stmt)
 	for i, t := range toks {
@@ -140,7 +143,7 @@ func checkFunctions(stmt string, own func(string) bool) error {
 			continue
 		}
 		d, denied := deniedName(name, calls(toks[i+1:]))
-		if denied && d.relation && own != nil && own(name) {
+		if denied && d.relation && own != nil && qualified(toks[:i]) && own(name) {
 			continue
 		}
 		if denied {
@@ -183,6 +186,19 @@ func deniedName(name string, called bool) (denial, bool) {
 		}
 	}
 	return denial{}, false
+}
+
+// qualified reports whether the tokens before a name end with a dot.
+func qualified(before []sqltext.Token) bool {
+	for i := len(before) - 1; i >= 0; i-- {
+		switch t := before[i]; t.Kind {
+		case sqltext.Space, sqltext.Comment:
+			continue
+		default:
+			return t.Text == "."
+		}
+	}
+	return false
 }
 
 // calls reports whether the tokens after a name open its arguments.

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/internal/pgtest"
 	"github.com/sqlgym/sqlgym/internal/waitfor"
 )
 
@@ -206,4 +207,20 @@ func runGold(t *testing.T, d env.DB, base, marker string) (stop func()) {
 		return false
 	})
 	return func() { cancel(); wg.Wait() }
+}
+
+// TestAColumnNamedLikeACatalogRelation: a column of the task's own
+// schema named like a denied relation is usable qualified; unqualified,
+// the name is the catalog's and stays denied.
+func TestAColumnNamedLikeACatalogRelation(t *testing.T) {
+	base, schema := pgtest.Schema(t, `CREATE TABLE roles (pg_locks text); INSERT INTO roles VALUES ('mine');`)
+	ensureReader(t, schema)
+	d := open(t, New(Config{}), base, schema)
+	ctx := context.Background()
+	rs, err := d.Query(ctx, "SELECT r.pg_locks FROM roles AS r", env.Limits{})
+	if err != nil || len(rs.Rows) != 1 || rs.Rows[0][0] != "mine" {
+		t.Fatalf("qualified own column: %v, %v", rs, err)
+	}
+	_, err = d.Query(ctx, "SELECT * FROM pg_locks", env.Limits{})
+	checkKind(t, err, []error{env.ErrDenied})
 }
