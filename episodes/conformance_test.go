@@ -122,6 +122,12 @@ func plays() []play {
 			textAct(`<tool_call>{"name": "execute_sql", "arguments": "SELECT 1"}</tool_call>`),
 			`{"tool":"inspect_schema"}`}, ""},
 		{"closed before a step", `{"task_id":"t/names"}`, nil, ""},
+		{"messages, a call after the submit", `{"task_id":"t/count"}`, []string{
+			`{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"inspect_schema","arguments":"{}"}}]}}`,
+			`{"message":{"role":"assistant","content":"Counting.","reasoning_content":"count rows",
+				"tool_calls":[{"type":"function","function":{"name":"execute_sql","arguments":{"sql":"SELECT count(*) FROM items"}}},
+				{"id":"s","function":{"name":"submit","arguments":"{\"sql\": \"SELECT count(*) FROM items\"}"}},
+				{"id":"late","type":"function","function":{"name":"execute_sql","arguments":"{\"sql\": \"SELECT 1\"}"}}]}}`}, "correct"},
 	}
 }
 
@@ -136,6 +142,11 @@ func (p play) run(w *wire, seen *coverage) {
 		w.ok("episode.step", stepParams(r.EpisodeID, a), &last)
 		if e := last.Info.Error; e != nil {
 			seen.toolCodes[e.Code] = true
+		}
+		for _, c := range last.Info.Calls {
+			if c.Error != nil {
+				seen.toolCodes[c.Error.Code] = true
+			}
 		}
 	}
 	if last.Info.Outcome != p.outcome {

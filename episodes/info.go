@@ -15,6 +15,7 @@ func (m *Manager) Info(limits schemas.Limits) *schemas.ServerInfo {
 	info.Limits.MaxEpisodes = m.cfg.MaxEpisodes
 	info.Limits.IdleTimeoutS = m.cfg.IdleTimeout.Seconds()
 	info.Limits.MaxTagsBytes = m.cfg.MaxTagsBytes
+	info.Limits.MaxCallsPerTurn = m.cfg.MaxCallsPerTurn
 	for _, name := range m.names {
 		ds := m.datasets[name]
 		info.Datasets = append(info.Datasets, schemas.DatasetInfo{Name: ds.Name, Tasks: len(ds.Tasks), Dialect: string(ds.Dialect)})

@@ -43,22 +43,30 @@ func (m *Manager) Step(ctx context.Context, st *StepTicket, a schemas.Action) (*
 // StepWith is Step with the usage the client reported (nil for none),
 // recorded with the step and counted for the reward's length term.
 func (m *Manager) StepWith(ctx context.Context, st *StepTicket, a schemas.Action, usage *schemas.Usage) (*schemas.StepResult, error) {
+	return m.StepParams(ctx, st, schemas.StepParams{Action: a, Usage: usage})
+}
+
+// StepParams is Step with everything episode.step's params carry beside
+// the action (its EpisodeID is the ticket's): the usage and the finish
+// reason, recorded with the step. An action whose message is malformed
+// is a *schemas.Error of code CodeInvalidParams, and costs no turn.
+func (m *Manager) StepParams(ctx context.Context, st *StepTicket, p schemas.StepParams) (*schemas.StepResult, error) {
 	if err := st.t.wait(ctx); err != nil {
 		return nil, err
 	}
 	defer st.t.release()
-	if e := CheckUsage(usage); e != nil {
+	if e := CheckStepParams(&p); e != nil {
 		return nil, e
 	}
 	m.metrics.stepsRunning.Inc()
 	defer m.metrics.stepsRunning.Dec()
 	defer func() { st.s.lastActive.Store(m.now().UnixNano()) }() // the idle clock runs from the step's end
 	start := m.now()
-	room, err := m.reserveStep(st.s, a)
+	room, err := m.reserveStep(st.s, p.Action)
 	if err != nil {
 		return nil, err
 	}
-	res, traj, err := st.s.step(ctx, m, a, usage)
+	res, traj, err := st.s.step(ctx, m, &p)
 	m.settleStep(st.s, room) // before finish gives the episode's bytes back
 	if traj != nil {
 		// The episode ended: it leaves the live set even when a write

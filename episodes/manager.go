@@ -63,6 +63,9 @@ type Config struct {
 	// error of an episode.get whose record is no longer held in memory.
 	TrajectoryStore string
 	StepQueue       int // steps of one episode waiting at once (16)
+	// MaxCallsPerTurn is how many calls of one step run, in order (8,
+	// at most MaxMessageCalls); the calls past it are answered as not run.
+	MaxCallsPerTurn int
 	Now             func() time.Time
 }
 
@@ -77,6 +80,8 @@ func (c *Config) setDefaults() {
 	def(&c.MaxEpisodes, 4096)
 	def(&c.RecentEpisodes, 10000)
 	def(&c.StepQueue, 16)
+	def(&c.MaxCallsPerTurn, DefaultMaxCallsPerTurn)
+	c.MaxCallsPerTurn = min(c.MaxCallsPerTurn, MaxMessageCalls)
 	def(&c.MaxTagsBytes, DefaultMaxTagsBytes)
 	if c.RecentBytes <= 0 {
 		c.RecentBytes = DefaultRecentBytes

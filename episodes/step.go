@@ -19,45 +19,64 @@ type effect struct {
 	final   *reward.Final // set by submit
 }
 
-// step runs one action of the episode. The caller holds the episode's
-// ticket. It returns the step's reply and, when the step ended the
-// episode, the finished trajectory.
-func (s *Session) step(ctx context.Context, m *Manager, a schemas.Action, usage *schemas.Usage) (schemas.StepResult, *schemas.Trajectory, error) {
+// step runs one action of the episode: every call it holds, in order.
+// The caller holds the episode's ticket. It returns the step's reply and,
+// when the step ended the episode, the finished trajectory.
+func (s *Session) step(ctx context.Context, m *Manager, p *schemas.StepParams) (schemas.StepResult, *schemas.Trajectory, error) {
 	if s.isEnded() {
 		return schemas.StepResult{}, nil, fmt.Errorf("%w: %s", ErrEnded, s.id)
 	}
+	if p.Action.Message != nil {
+		if e := CheckMessage(&p.Action); e != nil {
+			return schemas.StepResult{}, nil, e
+		}
+	}
 	start, turn := m.now(), s.turn()+1
-	call, extra, kind, eff, err := s.act(ctx, m, a)
-	if err != nil {
+	t := s.readTurn(p.Action, turn)
+	if err := s.runCalls(ctx, m, &t); err != nil {
 		return schemas.StepResult{}, nil, err
 	}
-	outcome := ""
-	if eff.final != nil {
-		outcome = eff.final.Outcome
+	last := t.last()
+	if last == nil {
+		last = &call{eff: effect{err: t.perr}}
+	}
+	outcome, fin := "", last.eff.final
+	if fin != nil {
+		outcome = fin.Outcome
 	} else if turn >= s.maxTurns {
 		outcome = schemas.OutcomeNoSubmit
-		eff.final = &reward.Final{Outcome: outcome}
+		fin = &reward.Final{Outcome: outcome}
 	}
-	tokens := s.addTokens(usage)
-	if eff.final != nil {
-		eff.final.CompletionTokens = tokens
+	tokens := s.addTokens(p.Usage)
+	if fin != nil {
+		fin.CompletionTokens = tokens
 	}
-	comps, r := s.ledger.Step(kind, eff.final)
+	comps, r := s.pay(&t, fin)
 	left := s.maxTurns - turn
-	content := s.observation(m, &eff, extra, outcome, left)
+	content := s.messages(m, &t, outcome, left)
 	res := schemas.StepResult{
-		Observation: schemas.Observation{Role: "tool", Name: call.Name, Content: content},
+		Observation: schemas.Observation{Role: "tool", Name: last.c.Name, Content: content},
 		Reward:      r,
 		Terminated:  outcome != "" && outcome != schemas.OutcomeNoSubmit,
 		Truncated:   outcome == schemas.OutcomeNoSubmit,
-		Info: schemas.StepInfo{Turn: turn, TurnsLeft: left, Tool: call.Name, Error: eff.err,
-			Result: eff.result, RewardComponents: comps, Outcome: outcome},
+		Info: schemas.StepInfo{Turn: turn, TurnsLeft: left, Tool: last.c.Name, Error: last.eff.err,
+			Result: last.eff.result, RewardComponents: comps, Outcome: outcome},
+	}
+	if t.listed && len(t.calls) > 0 {
+		res.Observations, res.Info.Calls = t.toolMessages(), t.infos()
 	}
 	now := m.now()
 	rec := schemas.StepRecord{
-		Turn: turn, Action: a, Tool: call.Name, Arguments: call.Arguments, Usage: usage,
-		Observation: content, Error: eff.err, ResultMeta: eff.meta, Reward: r,
+		Turn: turn, Action: p.Action, Tool: last.c.Name, Arguments: last.c.Arguments, Usage: p.Usage,
+		Observation: content, Error: last.eff.err, ResultMeta: last.eff.meta, Reward: r,
 		RewardComponents: comps, Outcome: outcome, ElapsedMS: schemas.Milliseconds(now.Sub(start)), At: now,
+		Content: t.content, FinishReason: p.FinishReason,
+	}
+	if t.record {
+		rec.Calls = t.records()
+		if last.ran && last.perr == nil {
+			rec.Arguments = decodedArgs(last.c.Arguments)
+		}
 	}
 	held, ended := s.appendStep(rec, outcome, now)
 	if err := m.cfg.Recorder.Step(ctx, s.id, held); err != nil {
@@ -66,19 +85,9 @@ func (s *Session) step(ctx context.Context, m *Manager, a schemas.Action, usage 
 	return res, ended, nil
 }
 
-// act parses the action and runs its call: a text with no call is a
-// format error that runs nothing.
-func (s *Session) act(ctx context.Context, m *Manager, a schemas.Action) (tools.Call, int, reward.Turn, effect, error) {
-	call, extra, perr := s.resolve(a)
-	if perr != nil {
-		return call, extra, reward.TurnFormatError, effect{err: perr}, nil
-	}
-	kind, eff, err := s.run(ctx, m, call)
-	return call, extra, kind, eff, err
-}
-
-// observation is the text the model sees: the call's content (or its
-// error), a note on ignored calls, and the turns left or why it ended.
+// observation is the text the model sees after a call: its content (or
+// its error), a note on ignored calls, and the turns left or why the
+// episode ended.
 func (s *Session) observation(m *Manager, eff *effect, extra int, outcome string, left int) string {
 	content := eff.content
 	if eff.err != nil && content == "" {
@@ -94,15 +103,6 @@ func (s *Session) observation(m *Manager, eff *effect, extra int, outcome string
 		return content + "\nNo turns left: the episode ended without a submission."
 	}
 	return content
-}
-
-// resolve turns an action into a call: a parsed call as it is, a text
-// action through the episode's format parser.
-func (s *Session) resolve(a schemas.Action) (tools.Call, int, *schemas.ToolError) {
-	if a.Text == nil {
-		return tools.Call{Name: a.Tool, Arguments: a.Arguments}, 0, nil
-	}
-	return tools.ParseText(s.format, *a.Text)
 }
 
 // run decodes and runs one call, and says what kind of turn it was.

@@ -22,7 +22,7 @@ func TestTextActions(t *testing.T) {
 			"submit", "Correct", "correct"},
 		{"hermes", "<tool_call>{\"name\": \"execute_sql\", \"arguments\": {\"sql\": \"SELECT 1\"}}</tool_call>" +
 			"<tool_call>{\"name\": \"execute_sql\", \"arguments\": {\"sql\": \"SELECT 2\"}}</tool_call>",
-			"execute_sql", "1 more", ""},
+			"execute_sql", "Call 2 (execute_sql):\n2", ""},
 		{"tags", "I will count.\n<sql>SELECT count(*) FROM items</sql>", "execute_sql", "5", ""},
 		{"tags", "<solution>\n```sql\nSELECT count(*) FROM items\n```\n</solution>", "submit", "Correct", "correct"},
 		{"tags", "<tool_call>{\"name\": \"submit\"}</tool_call>", "", "<sql>", ""},

@@ -27,7 +27,7 @@ func toolErrorCodes() []any {
 	return []any{
 		schemas.ErrCodeSQL, schemas.ErrCodeTimeout, schemas.ErrCodeDenied, schemas.ErrCodeMultiStatement,
 		schemas.ErrCodeTooLarge, schemas.ErrCodeFormat, schemas.ErrCodeArguments, schemas.ErrCodeUnknownTool,
-		schemas.ErrCodeNoSuchTable, schemas.ErrCodeNoSuchColumn, schemas.ErrCodeUnavailable, schemas.ErrCodeNotRun,
+		schemas.ErrCodeNoSuchTable, schemas.ErrCodeNotRun,
 	}
 }
 

@@ -164,9 +164,11 @@ func decodeHermesCall(body string) (Call, *schemas.ToolError) {
 	return Call{Name: name, Arguments: unwrapArgs(args)}, nil
 }
 
-// unwrapArgs turns arguments given as a JSON string holding an object into
-// the object itself; anything else is returned as it is, for Decode to
-// judge.
+// UnwrapArgs turns arguments given as a JSON string holding an object
+// (the OpenAI shape) into the object itself, without the white space
+// around it; anything else is returned as it is, for Decode to judge.
+func UnwrapArgs(raw json.RawMessage) json.RawMessage { return unwrapArgs(raw) }
+
 func unwrapArgs(raw json.RawMessage) json.RawMessage {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '"' {

@@ -57,3 +57,13 @@ func ToolCall(tool string, args map[string]any) schemas.Action {
 
 // Text is an action holding a model's whole completion.
 func Text(s string) schemas.Action { return schemas.Action{Text: &s} }
+
+// Message is an action holding a model's reply as an assistant message:
+// its text, reasoning and tool calls, every call run in order. The
+// reply's Observations answer each call.
+func Message(m schemas.AssistantMessage) schemas.Action {
+	if m.Role == "" {
+		m.Role = "assistant"
+	}
+	return schemas.Action{Message: &m}
+}

@@ -60,9 +60,9 @@ func fastRequest(raw []byte) (schemas.Request, bool) {
 // The fields of each shape, as their json tags name them.
 var (
 	requestFields = []string{"jsonrpc", "id", "method", "params"}
-	stepFields    = []string{"episode_id", "action", "usage"}
-	actionFields  = []string{"tool", "arguments", "text"}
-	usageFields   = []string{"completion_tokens"}
+	stepFields    = []string{"episode_id", "action", "usage", "finish_reason"}
+	actionFields  = []string{"tool", "arguments", "text", "message"}
+	usageFields   = []string{"completion_tokens", "prompt_tokens"}
 	resetFields   = []string{"task_id", "dataset", "seed", "max_turns", "action_format", "reward", "tags", "tools", "descriptions"}
 	closeFields   = []string{"episode_id"}
 )
@@ -77,13 +77,22 @@ func fastStep(raw []byte) (schemas.StepParams, bool) {
 			return s.text(&p.EpisodeID)
 		case "action":
 			return s.action(&p.Action)
+		case "finish_reason":
+			return s.text(&p.FinishReason)
 		}
 		p.Usage = new(schemas.Usage)
-		return s.members(usageFields, func(string) bool { return s.int(&p.Usage.CompletionTokens) })
+		return s.members(usageFields, func(name string) bool {
+			if name == "prompt_tokens" {
+				return s.int(&p.Usage.PromptTokens)
+			}
+			return s.int(&p.Usage.CompletionTokens)
+		})
 	})
 	return p, ok && s.end()
 }
 
+// action reads a tool call or a text. A message (its nullable content,
+// its calls' arguments kept as sent) is left to encoding/json.
 func (s *scanner) action(a *schemas.Action) bool {
 	return s.members(actionFields, func(name string) bool {
 		switch name {
@@ -91,6 +100,8 @@ func (s *scanner) action(a *schemas.Action) bool {
 			return s.text(&a.Tool)
 		case "arguments":
 			return s.rawCopy(&a.Arguments)
+		case "message":
+			return false
 		}
 		a.Text = new(string)
 		return s.text(a.Text)

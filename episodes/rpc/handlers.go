@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -58,16 +59,19 @@ func handleStep(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schema
 	if e := checkAction(&p.Action); e != nil {
 		return nil, nil, e
 	}
-	if u := p.Usage; u != nil && (u.CompletionTokens < 0 || u.CompletionTokens > schemas.MaxCompletionTokens) {
-		return nil, nil, schemas.Errorf(schemas.CodeInvalidParams, "usage.completion_tokens must be from 0 to %d, got %d",
-			schemas.MaxCompletionTokens, u.CompletionTokens)
+	if e := episodes.CheckStepParams(&p); e != nil {
+		return nil, nil, e
 	}
 	st, err := d.m.Enqueue(p.EpisodeID)
 	if err != nil {
 		return nil, nil, rpcError(err)
 	}
-	action, usage := p.Action, p.Usage // the call keeps copies: p, whose address was taken, stays on the stack
-	return func(ctx context.Context) (any, error) { return d.m.StepWith(ctx, st, action, usage) }, st.Abandon, nil
+	if p.FinishReason == "" {
+		action, usage := p.Action, p.Usage // the call keeps copies: p, whose address was taken, stays on the stack
+		return func(ctx context.Context) (any, error) { return d.m.StepWith(ctx, st, action, usage) }, st.Abandon, nil
+	}
+	full := p
+	return func(ctx context.Context) (any, error) { return d.m.StepParams(ctx, st, full) }, st.Abandon, nil
 }
 
 func handleClose(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {

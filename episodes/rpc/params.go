@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -136,13 +137,17 @@ func givenValue(v string) string {
 }
 
 // checkAction validates an action's shape: a tool call with object
-// arguments, or a text, never both or neither.
+// arguments, a text, or an assistant message (episodes.CheckMessage),
+// exactly one of them.
 func checkAction(a *schemas.Action) *schemas.Error {
+	if a.Message != nil {
+		return episodes.CheckMessage(a)
+	}
 	switch {
 	case a.Tool != "" && a.Text != nil:
-		return schemas.Errorf(schemas.CodeInvalidParams, "action: give either tool (with arguments) or text, not both")
+		return schemas.Errorf(schemas.CodeInvalidParams, "action: give exactly one of tool (with arguments), text or message, not both")
 	case a.Tool == "" && a.Text == nil:
-		return schemas.Errorf(schemas.CodeInvalidParams, `action: needs "tool" with "arguments", or "text"`)
+		return schemas.Errorf(schemas.CodeInvalidParams, `action: needs "tool" with "arguments", "text", or "message"`)
 	case a.Text != nil && len(a.Arguments) > 0:
 		return schemas.Errorf(schemas.CodeInvalidParams, "action: arguments go with tool, not with text")
 	}
