@@ -49,10 +49,38 @@ func compareStep(res *Result, want *schemas.StepRecord, got *schemas.StepResult)
 			metaText(g.Columns, g.RowCount, g.Truncated))
 	}
 	text("reward_components", componentsText(want.RewardComponents), componentsText(got.Info.RewardComponents))
+	compareCalls(res, want, got)
 	if w, g := untimed(want.Reward, want.RewardComponents), untimed(got.Reward, got.Info.RewardComponents); !near(w, g) {
 		res.diff(want.Turn, "reward", number(want.Reward), number(got.Reward))
 	}
 	return len(res.Diffs) == before
+}
+
+// compareCalls compares the calls of a step that recorded them with the
+// replay's tool messages and info.calls: each call's id, tool, tool
+// message, error and components.
+func compareCalls(res *Result, want *schemas.StepRecord, got *schemas.StepResult) {
+	if len(want.Calls) == 0 {
+		return
+	}
+	if len(want.Calls) != len(got.Observations) || len(want.Calls) != len(got.Info.Calls) {
+		res.diff(want.Turn, "calls", fmt.Sprintf("%d calls", len(want.Calls)),
+			fmt.Sprintf("%d tool messages, %d calls", len(got.Observations), len(got.Info.Calls)))
+		return
+	}
+	for i, w := range want.Calls {
+		msg, info := got.Observations[i], got.Info.Calls[i]
+		field := fmt.Sprintf("calls[%d].", i)
+		for _, f := range [][3]string{
+			{"id", w.ID, msg.ToolCallID}, {"tool", w.Tool, info.Tool}, {"observation", w.Observation, msg.Content},
+			{"error", errorText(w.Error), errorText(info.Error)},
+			{"reward_components", componentsText(w.RewardComponents), componentsText(info.RewardComponents)},
+		} {
+			if f[1] != f[2] {
+				res.diff(want.Turn, field+f[0], f[1], f[2])
+			}
+		}
+	}
 }
 
 // compareEnd compares how the episode ended: its outcome, the components

@@ -124,7 +124,7 @@ func (r *Replayer) stepOnce(ctx context.Context, res *Result, id string, want *s
 		res.unverifiable("step %d: %v", want.Turn, err)
 		return false
 	}
-	got, err := r.mgr.StepWith(ctx, st, want.Action, want.Usage)
+	got, err := r.mgr.StepParams(ctx, st, schemas.StepParams{Action: want.Action, Usage: want.Usage, FinishReason: want.FinishReason})
 	if err != nil {
 		res.unverifiable("step %d: %v", want.Turn, err)
 		return false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sqlgym/sqlgym/env"
@@ -61,10 +62,6 @@ func (r *Rescorer) Episode(ctx context.Context, rec *trajlog.Record) (*Rescored,
 	for i := range out.Steps {
 		st := &out.Steps[i]
 		tokens = reward.AddTokens(tokens, st.Usage)
-		kind, err := turnKind(st)
-		if err != nil {
-			return nil, fmt.Errorf("rescore %s: %w", rec.EpisodeID, err)
-		}
 		var fin *reward.Final
 		if st.Outcome != "" {
 			f, judged, err := r.final(ctx, rec, st)
@@ -75,7 +72,9 @@ func (r *Rescorer) Episode(ctx context.Context, rec *trajlog.Record) (*Rescored,
 			fin, res.Rejudged = &f, res.Rejudged || judged
 			st.Outcome = f.Outcome
 		}
-		st.RewardComponents, st.Reward = ledger.Step(kind, fin)
+		if err := payStep(ledger, st, fin); err != nil {
+			return nil, fmt.Errorf("rescore %s: %w", rec.EpisodeID, err)
+		}
 		if fin != nil {
 			out.Outcome = fin.Outcome
 		}
@@ -86,6 +85,58 @@ func (r *Rescorer) Episode(ctx context.Context, rec *trajlog.Record) (*Rescored,
 	out.TotalReward, out.FinalReward = ledger.Total(), ledger.Final()
 	return res, nil
 }
+
+// payStep pays a step again as the server paid it: a step that recorded
+// its calls pays each call that ran its own turn component, in order, and
+// the final components (fin) with the last of them; any other step pays
+// one turn component and fin.
+func payStep(ledger *reward.Ledger, st *schemas.StepRecord, fin *reward.Final) error {
+	if len(st.Calls) == 0 {
+		kind, err := turnKind(st)
+		if err != nil {
+			return err
+		}
+		st.RewardComponents, st.Reward = ledger.Step(kind, fin)
+		return nil
+	}
+	calls := slices.Clone(st.Calls)
+	last := -1
+	for i := range calls {
+		if ran(&calls[i]) {
+			last = i
+		}
+	}
+	comps, sum := map[string]float64{}, 0.0
+	for i := range calls {
+		c := &calls[i]
+		if !ran(c) {
+			continue
+		}
+		kind, err := turnKind(&schemas.StepRecord{Turn: st.Turn, RewardComponents: c.RewardComponents})
+		if err != nil {
+			return fmt.Errorf("%w (call %s)", err, c.ID)
+		}
+		var f *reward.Final
+		if i == last {
+			f = fin
+		}
+		var r float64
+		c.RewardComponents, r = ledger.Step(kind, f)
+		for k, v := range c.RewardComponents {
+			comps[k] += v
+		}
+		sum += r
+	}
+	if len(calls) == 1 {
+		comps = calls[0].RewardComponents // the server's one map, as it sent it
+	}
+	st.Calls, st.RewardComponents, st.Reward = calls, comps, sum
+	return nil
+}
+
+// ran reports whether a recorded call ran: every call but those answered
+// as not run (after a submit, or past the server's bound).
+func ran(c *schemas.CallRecord) bool { return c.Error == nil || c.Error.Code != schemas.ErrCodeNotRun }
 
 // final is the final facts of a step that ended the episode: read from
 // the record, or from judging the submission again when the new spec
