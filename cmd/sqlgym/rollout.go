@@ -31,6 +31,8 @@ type rolloutFlags struct {
 	url, token   string
 	teacher      string
 	logLevel     string
+	replyCalls   int
+	convBytes    int64
 }
 
 func parseRolloutFlags(args []string, stderr io.Writer) (*rolloutFlags, error) {
@@ -58,6 +60,8 @@ func parseRolloutFlags(args []string, stderr io.Writer) (*rolloutFlags, error) {
 	fs.DurationVar(&f.chat.RequestTimeout, "request-timeout", rollout.DefaultRequestTimeout, "time limit of one try of a request to the model")
 	fs.DurationVar(&f.chat.Backoff, "retry-backoff", rollout.DefaultBackoff, "wait before the second try, doubling for each further one (a 429's Retry-After wins)")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "log level (to stderr): debug, info, warn or error")
+	fs.IntVar(&f.replyCalls, "max-reply-calls", rollout.DefaultMaxReplyCalls, "tool calls of one model reply carried on; a reply with more closes its episode early")
+	bytesVar(fs, &f.convBytes, "max-conversation-bytes", rollout.DefaultMaxConversationBytes, "bytes of one episode's chat, which every request sends whole; past it the episode is closed early")
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
@@ -72,6 +76,8 @@ func (f *rolloutFlags) check() error {
 		return usageError{"--samples and --concurrency must be at least 1"}
 	case f.limit < 0 || f.chat.MaxTokens < 0:
 		return usageError{"--limit and --max-tokens must not be negative"}
+	case f.replyCalls < 1 || f.convBytes < 64<<10:
+		return usageError{fmt.Sprintf("--max-reply-calls must be at least 1 and --max-conversation-bytes at least 65536, got %d and %d", f.replyCalls, f.convBytes)}
 	case f.chat.Attempts < 3:
 		return usageError{fmt.Sprintf("--attempts must be at least 3, got %d", f.chat.Attempts)}
 	case f.toolCalling != rollout.ToolCallingNative && f.toolCalling != rollout.ToolCallingText:

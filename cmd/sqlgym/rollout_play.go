@@ -36,7 +36,7 @@ func (rs *rolloutSetup) play(ctx context.Context, f *rolloutFlags, stderr io.Wri
 	var usageErr error
 	sum := rollout.Run(ctx, rollout.Config{Env: rs.env, Chat: chat, ToolCalling: f.toolCalling,
 		ActionFormat: f.actionFormat, MaxTurns: f.stack.maxTurns, Run: f.run, Model: f.chat.Model,
-		Concurrency: f.concurrency, Hints: rs.hints(kinds),
+		Concurrency: f.concurrency, Hints: rs.hints(kinds), MaxReplyCalls: f.replyCalls, MaxConversationBytes: f.convBytes,
 		OnResult: func(res rollout.Result) {
 			usageErr = errors.Join(usageErr, ulog.Add(res))
 			prog.add(res)

@@ -25,8 +25,27 @@ type conversation struct {
 	native  bool
 	tools   json.RawMessage // nil in text mode
 	msgs    []ChatMessage
+	bytes   int64    // of msgs' texts, the size a request grows with
 	pending []string // ids of the last reply's calls, the first one run
 	turn    int
+}
+
+// add appends messages to the chat, counting their bytes.
+func (c *conversation) add(ms ...ChatMessage) {
+	for _, m := range ms {
+		c.bytes += messageBytes(m)
+	}
+	c.msgs = append(c.msgs, ms...)
+}
+
+// messageBytes is the bytes a message's texts take (a little under what
+// its JSON takes in a request).
+func messageBytes(m ChatMessage) int64 {
+	n := len(m.Role) + len(m.Content) + len(m.ToolCallID)
+	for _, tc := range m.ToolCalls {
+		n += len(tc.ID) + len(tc.Type) + len(tc.Function.Name) + len(tc.Function.Arguments)
+	}
+	return int64(n)
 }
 
 // newConversation starts the chat from the episode's prompt; hint, when
@@ -41,6 +60,9 @@ func newConversation(r *schemas.ResetResult, native bool, hint string) (*convers
 			c.msgs = append([]ChatMessage{{Role: "system"}}, c.msgs...)
 		}
 		c.msgs[0].Content = strings.TrimSpace(c.msgs[0].Content + "\n\n" + hint)
+	}
+	for _, m := range c.msgs {
+		c.bytes += messageBytes(m)
 	}
 	if native {
 		raw, err := json.Marshal(r.Tools)
@@ -59,7 +81,7 @@ func (c *conversation) reply(m ChatMessage) schemas.Action {
 	asst := ChatMessage{Role: "assistant", Content: m.Content}
 	c.pending = nil
 	if !c.native || len(m.ToolCalls) == 0 {
-		c.msgs = append(c.msgs, asst)
+		c.add(asst)
 		text := m.Content
 		return schemas.Action{Text: &text}
 	}
@@ -71,7 +93,7 @@ func (c *conversation) reply(m ChatMessage) schemas.Action {
 		asst.ToolCalls = append(asst.ToolCalls, tc)
 		c.pending = append(c.pending, tc.ID)
 	}
-	c.msgs = append(c.msgs, asst)
+	c.add(asst)
 	return callAction(asst.ToolCalls[0].Function)
 }
 
@@ -80,7 +102,7 @@ func (c *conversation) reply(m ChatMessage) schemas.Action {
 // user message when the reply held no call.
 func (c *conversation) observe(content string) {
 	if len(c.pending) == 0 {
-		c.msgs = append(c.msgs, ChatMessage{Role: "user", Content: content})
+		c.add(ChatMessage{Role: "user", Content: content})
 		return
 	}
 	for i, id := range c.pending {
@@ -88,7 +110,7 @@ func (c *conversation) observe(content string) {
 		if i > 0 {
 			text = notRunNote
 		}
-		c.msgs = append(c.msgs, ChatMessage{Role: "tool", Content: text, ToolCallID: id})
+		c.add(ChatMessage{Role: "tool", Content: text, ToolCallID: id})
 	}
 }
 

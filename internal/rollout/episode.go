@@ -41,6 +41,8 @@ type player struct {
 	maxTurns int    // 0: the server's default
 	run      string
 	model    string
+	maxCalls int   // tool calls of one reply carried on
+	maxBytes int64 // bytes of one episode's chat
 }
 
 // play runs one episode to its end. An episode that cannot go on (the
@@ -77,6 +79,10 @@ func (p *player) play(ctx context.Context, s Sample) Result {
 // turns asks the model and steps the episode until it ends.
 func (p *player) turns(ctx context.Context, conv *conversation, res *Result) error {
 	for {
+		if conv.bytes > p.maxBytes {
+			return fmt.Errorf("the conversation holds %d bytes, more than the %d a request may carry (--max-conversation-bytes): "+
+				"the episode ends here", conv.bytes, p.maxBytes)
+		}
 		msg, usage, err := p.chat.Complete(ctx, conv.msgs, conv.tools)
 		if uerr := checkUsage(usage); uerr != nil {
 			return uerr // counted nowhere: not in the run's tokens, not in a step
@@ -86,6 +92,9 @@ func (p *player) turns(ctx context.Context, conv *conversation, res *Result) err
 			return err
 		}
 		res.Requests++
+		if n := len(msg.ToolCalls); p.native && n > p.maxCalls {
+			return fmt.Errorf("the model's reply holds %d tool calls, more than %d (--max-reply-calls): the episode ends here", n, p.maxCalls)
+		}
 		step, err := p.env.Step(ctx, res.EpisodeID, conv.reply(msg), stepUsage(usage))
 		if err != nil {
 			return fmt.Errorf("step %s: %w", res.EpisodeID, err)

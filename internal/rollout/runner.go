@@ -15,6 +15,10 @@ const (
 	// MaxFailuresInARow stops a run once this many episodes in a row
 	// could not finish (an endpoint that is down fails every one).
 	MaxFailuresInARow = 3
+	// DefaultMaxReplyCalls bounds the tool calls of one reply.
+	DefaultMaxReplyCalls = 64
+	// DefaultMaxConversationBytes bounds one episode's chat.
+	DefaultMaxConversationBytes = 8 << 20
 )
 
 // Config configures a Run.
@@ -35,6 +39,13 @@ type Config struct {
 	// OnResult is called with each result as its episode ends, one call
 	// at a time.
 	OnResult func(Result)
+	// MaxReplyCalls bounds the tool calls of one reply the chat carries
+	// on (DefaultMaxReplyCalls); a reply with more ends its episode early.
+	MaxReplyCalls int
+	// MaxConversationBytes bounds the bytes of an episode's chat, which
+	// every request sends whole (DefaultMaxConversationBytes); a chat
+	// past it ends its episode early instead of asking again.
+	MaxConversationBytes int64
 }
 
 // Summary counts what a Run did.
@@ -55,7 +66,14 @@ func Run(ctx context.Context, cfg Config, samples []Sample) Summary {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	p := &player{env: cfg.Env, chat: cfg.Chat, native: cfg.ToolCalling != ToolCallingText,
-		format: cfg.ActionFormat, maxTurns: cfg.MaxTurns, run: cfg.Run, model: cfg.Model}
+		format: cfg.ActionFormat, maxTurns: cfg.MaxTurns, run: cfg.Run, model: cfg.Model,
+		maxCalls: cfg.MaxReplyCalls, maxBytes: cfg.MaxConversationBytes}
+	if p.maxCalls <= 0 {
+		p.maxCalls = DefaultMaxReplyCalls
+	}
+	if p.maxBytes <= 0 {
+		p.maxBytes = DefaultMaxConversationBytes
+	}
 	if p.native {
 		p.format = schemas.FormatHermes
 	}

@@ -21,6 +21,7 @@ type reply struct {
 	text       string         // a text reply (no call)
 	fail       []int          // failures before the answer: an HTTP status, or slow/drop
 	usage      map[string]int // the reply's usage; nil: 100 prompt and 10 completion tokens
+	calls      int            // how many times the native call is repeated (0: once)
 }
 
 // Failures the stub can answer with instead of a reply.
@@ -178,8 +179,12 @@ func writeReply(w http.ResponseWriter, id, turn int, rep reply) {
 	msg := map[string]any{"role": "assistant", "content": nil}
 	tag := fmt.Sprintf("s%dt%d", id, turn)
 	if rep.tool != "" {
-		msg["tool_calls"] = []map[string]any{{"id": tag, "type": "function",
-			"function": map[string]string{"name": rep.tool, "arguments": rep.args}}}
+		calls := make([]map[string]any, max(rep.calls, 1))
+		for i := range calls {
+			calls[i] = map[string]any{"id": fmt.Sprintf("%s_%d", tag, i), "type": "function",
+				"function": map[string]string{"name": rep.tool, "arguments": rep.args}}
+		}
+		msg["tool_calls"] = calls
 	} else {
 		msg["content"] = rep.text + " [" + tag + "]"
 	}
