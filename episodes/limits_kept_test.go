@@ -3,6 +3,7 @@ package episodes_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -134,5 +135,52 @@ func TestExpiredEpisodesGiveTheirBytesBack(t *testing.T) {
 	h.mgr.Expire(context.Background())
 	if kept := metric(t, reg, keptMetric); kept != 0 {
 		t.Errorf("%v bytes kept once the idle episode was abandoned, want 0", kept)
+	}
+}
+
+// TestKeptBytesUnderConcurrentSteps: episodes stepping big actions at
+// once against a tight --max-live-bytes get replies or -32003, never
+// another error, the count never passes the bound, and it is 0 again
+// once every episode has ended.
+func TestKeptBytesUnderConcurrentSteps(t *testing.T) {
+	const total = 1 << 20
+	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.MaxLiveBytes, c.MaxEpisodeBytes = total, 512 << 10 }})
+	c := h.dial()
+	ctx := context.Background()
+	reg := h.mgr.Metrics().Registry
+	var eps []string
+	for range 12 {
+		eps = append(eps, reset(t, c, schemas.ResetParams{TaskID: "t/count", MaxTurns: new(6)}).EpisodeID)
+	}
+	errs := make(chan error, len(eps)*6)
+	var wg sync.WaitGroup
+	for _, ep := range eps {
+		wg.Go(func() {
+			for range 6 {
+				if _, err := c.Step(ctx, ep, bigText(30<<10)); err != nil {
+					errs <- err
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	refused := 0
+	for err := range errs {
+		if rpcCode(err) != schemas.CodeCapacity {
+			t.Errorf("a concurrent step: %v, want a reply or -32003", err)
+		}
+		refused++
+	}
+	if kept := metric(t, reg, keptMetric); kept > total || refused == 0 {
+		t.Errorf("%v bytes kept after the steps (%d refused), want at most --max-live-bytes %d and some refused", kept, refused, total)
+	}
+	for _, ep := range eps {
+		if _, err := c.CloseEpisode(ctx, ep); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if kept := metric(t, reg, keptMetric); kept != 0 {
+		t.Errorf("%v bytes kept with every episode ended, want 0", kept)
 	}
 }
