@@ -35,6 +35,7 @@ func registerOffline(fs *flag.FlagSet, s *stackFlags) {
 	bytesVar(fs, &s.observationBytes, "observation-bytes", 8192, "largest observation text shown to the model (as serve ran)")
 	s.registerDBPool(fs)
 	s.tools.index.register(fs)
+	s.registerCalls(fs, " (as serve ran)")
 	s.maxTurns = 8 // episodes carry their own turn budget
 }
 

@@ -45,7 +45,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer off.close()
 	rp, err := replay.New(replay.Config{Datasets: off.datasets, Catalog: off.catalog, Runner: off.runner,
-		Judge: off.judge, Workers: f.workers})
+		Judge: off.judge, Workers: f.workers, MaxCallsPerTurn: f.stack.maxCalls})
 	if err != nil {
 		return err
 	}

@@ -65,7 +65,7 @@ func (rs *rolloutSetup) inProcess(ctx context.Context, s *stackFlags, log *zap.L
 	rs.reader = rd
 	mgr, err := episodes.New(episodes.Config{Datasets: st.datasets, Catalog: st.catalog, Runner: st.runner,
 		Judge: st.judge, Reward: st.spec, Recorder: st.recorder, Logger: log, Version: version, MaxTurns: s.maxTurns,
-		TrajectoryStore: s.storeDescription()})
+		MaxCallsPerTurn: s.maxCalls, TrajectoryStore: s.storeDescription()})
 	if err != nil {
 		return err
 	}

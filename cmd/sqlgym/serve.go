@@ -129,7 +129,7 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	mgr, err := episodes.New(episodes.Config{
 		Datasets: st.datasets, Catalog: st.catalog, Runner: st.runner, Judge: st.judge,
 		Reward: st.spec, Recorder: st.recorder, Logger: log, Version: version,
-		MaxTurns: s.maxTurns, MaxEpisodes: o.maxEpisodes, IdleTimeout: o.idleTimeout, PromptDescriptions: s.promptDescriptions,
+		MaxTurns: s.maxTurns, MaxCallsPerTurn: s.maxCalls, MaxEpisodes: o.maxEpisodes, IdleTimeout: o.idleTimeout, PromptDescriptions: s.promptDescriptions,
 		MaxTagsBytes: o.bounds.tagsBytes, RecentEpisodes: o.bounds.recentEpisodes, RecentBytes: o.bounds.recentBytes,
 		MaxEpisodeBytes: o.bounds.episodeBytes, MaxLiveBytes: o.bounds.liveBytes,
 		TrajectoryStore: s.storeDescription(), Tools: s.tools.set, DatasetTools: s.tools.datasets,

@@ -14,6 +14,7 @@ import (
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/env/valueindex"
+	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/examples/demo"
 	"github.com/sqlgym/sqlgym/examples/rewards"
@@ -30,6 +31,7 @@ type stackFlags struct {
 	trajectories       string
 	rewardFile         string
 	maxTurns           int
+	maxCalls           int  // calls of one turn that run
 	promptDescriptions bool // column descriptions in the prompt by default
 	queryTimeout       time.Duration
 	submitTimeout      time.Duration
@@ -52,6 +54,7 @@ func (s *stackFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.trajectories, "trajectories", "", "where episodes are recorded: empty for the log under --data-dir, or a postgres:// URL")
 	fs.StringVar(&s.rewardFile, "reward", "", "reward spec: a preset `name` (default, binary, retoolsql, arctic-text2sql-r1) or a spec file (JSON, merged over the defaults)")
 	fs.IntVar(&s.maxTurns, "max-turns", 8, "default turn budget of an episode")
+	s.registerCalls(fs, "")
 	fs.BoolVar(&s.promptDescriptions, "prompt-descriptions", false, "put the column descriptions a dataset ships in the prompt (an episode.reset may ask with descriptions: true/false)")
 	fs.DurationVar(&s.queryTimeout, "query-timeout", 5*time.Second, "time limit of one execute_sql or inspect_schema call")
 	fs.DurationVar(&s.submitTimeout, "submit-timeout", 30*time.Second, "time limit of a submitted query when it is scored")
@@ -77,10 +80,18 @@ func (s *stackFlags) registerDBPool(fs *flag.FlagSet) {
 	s.engine.register(fs)
 }
 
+// registerCalls registers --max-calls-per-turn; note ends its help.
+func (s *stackFlags) registerCalls(fs *flag.FlagSet, note string) {
+	fs.IntVar(&s.maxCalls, "max-calls-per-turn", episodes.DefaultMaxCallsPerTurn,
+		fmt.Sprintf("calls of one step that run, in order (1 to %d); the calls past it are answered as not run%s", episodes.MaxMessageCalls, note))
+}
+
 func (s *stackFlags) check() error {
 	switch {
 	case s.maxTurns < 1:
 		return usageError{"--max-turns must be at least 1"}
+	case s.maxCalls < 1 || s.maxCalls > episodes.MaxMessageCalls:
+		return usageError{fmt.Sprintf("--max-calls-per-turn must be from 1 to %d, got %d", episodes.MaxMessageCalls, s.maxCalls)}
 	case s.queryTimeout <= 0 || s.submitTimeout <= 0 || s.goldTimeout <= 0:
 		return usageError{"--query-timeout, --submit-timeout and --gold-timeout must be positive"}
 	case s.rowLimit < 1 || s.observationBytes < 256:

@@ -35,6 +35,9 @@ type Config struct {
 	Runner   *tools.Runner
 	Judge    *judge.Judge
 	Workers  int // episodes replayed at once (1)
+	// MaxCallsPerTurn is the calls of one step that run, as the server
+	// ran them (episodes.DefaultMaxCallsPerTurn).
+	MaxCallsPerTurn int
 }
 
 // Status is how an episode's replay turned out.
@@ -79,7 +82,7 @@ func New(cfg Config) (*Replayer, error) {
 	mgr, err := episodes.New(episodes.Config{
 		Datasets: cfg.Datasets, Catalog: cfg.Catalog, Runner: cfg.Runner, Judge: cfg.Judge,
 		Reward: schemas.DefaultRewardSpec(), Version: "replay", Tools: tools.AllSet(), // each episode asks for its own
-		MaxTurnsLimit: 1 << 20, MaxEpisodes: 1 << 20, IdleTimeout: 24 * time.Hour,
+		MaxTurnsLimit: 1 << 20, MaxEpisodes: 1 << 20, IdleTimeout: 24 * time.Hour, MaxCallsPerTurn: cfg.MaxCallsPerTurn,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
