@@ -18,6 +18,8 @@ type metrics struct {
 	readPauses   prometheus.Counter
 	replies      prometheus.Counter
 	flushes      prometheus.Counter
+	tcpConns     prometheus.Gauge
+	tcpRefused   prometheus.Counter
 }
 
 // newMetrics registers the transport's metrics on reg; a metric already
@@ -43,6 +45,10 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			"Reply frames written to WebSockets."),
 		flushes: counter("sqlgym_websocket_flushes_total",
 			"Writes that sent a WebSocket's gathered frames: replies over flushes is how many replies a write carried (--reply-delay)."),
+		tcpConns: register(reg, prometheus.NewGauge(prometheus.GaugeOpts{Name: "sqlgym_tcp_connections",
+			Help: "Open TCP connections: HTTP ones (idle keep-alive included) and upgraded WebSockets (bounded by --max-tcp-connections)."})),
+		tcpRefused: counter("sqlgym_tcp_connections_refused_total",
+			"TCP connections closed as soon as they were accepted because --max-tcp-connections were open."),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,6 +37,15 @@ type ServerConfig struct {
 	StallTimeout    time.Duration // how long a socket may hold MaxConnBytes with nothing written before it is closed (10s)
 	MaxReadingBytes int64         // bytes of messages being received, over every socket and HTTP request (128 MiB)
 	MaxConnections  int           // open WebSockets and HTTP RPC requests at once (4096)
+
+	// MaxTCPConnections bounds the TCP connections open at once, idle
+	// keep-alive ones and upgraded WebSockets included: past it Serve's
+	// listener closes a new connection as soon as it is accepted
+	// (DefaultMaxTCPConnections).
+	MaxTCPConnections int
+	IdleConnTimeout   time.Duration // how long a keep-alive HTTP connection may wait for its next request (60s)
+	HeaderTimeout     time.Duration // how long a request's headers may take to arrive, from the connection or its first byte (10s)
+
 	// ReplyDelay is how long a reply may wait for the replies of the
 	// other frames its socket is running, so that one write sends them
 	// together (0: DefaultReplyDelay; negative: none waits, which is
@@ -86,6 +96,15 @@ func (c *ServerConfig) setDefaults() {
 	c.MaxReadingBytes = max(c.MaxReadingBytes, c.MaxFrameBytes+1) // one whole frame always fits
 	if c.MaxConnections <= 0 {
 		c.MaxConnections = DefaultMaxConnections
+	}
+	if c.MaxTCPConnections <= 0 {
+		c.MaxTCPConnections = DefaultMaxTCPConnections()
+	}
+	if c.IdleConnTimeout <= 0 {
+		c.IdleConnTimeout = DefaultIdleConnTimeout
+	}
+	if c.HeaderTimeout <= 0 {
+		c.HeaderTimeout = DefaultHeaderTimeout
 	}
 	if c.Logger == nil {
 		c.Logger = zap.NewNop()
@@ -156,16 +175,27 @@ func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
 		match := subtle.ConstantTimeCompare([]byte(strings.TrimLeft(token, " ")), want) == 1
 		if !bearer || !match {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="sqlgym"`)
-			http.Error(w, "unauthorized: send Authorization: Bearer <token> (the server's --token)", http.StatusUnauthorized)
+			refuse(w, http.StatusUnauthorized, "unauthorized: send Authorization: Bearer <token> (the server's --token)")
 			return
 		}
 		h(w, r)
 	}
 }
 
+// refuse answers a request the server does not serve, and has its
+// connection closed after the reply: a body the client may still be
+// sending is not waited for (the read deadline passes at once, so one
+// that never comes holds nothing), and a refused client keeps no idle
+// connection.
+func refuse(w http.ResponseWriter, code int, msg string) {
+	http.NewResponseController(w).SetReadDeadline(time.Now())
+	w.Header().Set("Connection", "close")
+	http.Error(w, msg, code)
+}
+
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if s.base.Err() != nil {
-		http.Error(w, "server shutting down", http.StatusServiceUnavailable)
+		refuse(w, http.StatusServiceUnavailable, "server shutting down")
 		return
 	}
 	if !s.admitConn(w) {
@@ -187,8 +217,8 @@ func (s *Server) admitConn(w http.ResponseWriter) bool {
 		s.open.Add(-1)
 		s.metrics.refusedConns.Inc()
 		w.Header().Set("Retry-After", "1")
-		http.Error(w, fmt.Sprintf("too many connections: the server serves at most %d WebSockets and HTTP requests at once (its --max-connections)",
-			s.cfg.MaxConnections), http.StatusServiceUnavailable)
+		refuse(w, http.StatusServiceUnavailable, fmt.Sprintf(
+			"too many connections: the server serves at most %d WebSockets and HTTP requests at once (its --max-connections)", s.cfg.MaxConnections))
 		return false
 	}
 	return true
@@ -210,9 +240,24 @@ func (s *Server) handleRPC(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(reply)
+	s.writeReply(w, reply)
 	ReleaseFrame(reply)
+}
+
+// writeReply writes an HTTP reply in chunks, each within PongWait: a
+// client that takes in nothing for that long (one gone without a FIN)
+// has its connection closed instead of holding it with a write that
+// never ends.
+func (s *Server) writeReply(w http.ResponseWriter, reply []byte) {
+	rc := http.NewResponseController(w)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(reply)))
+	for off := 0; off < len(reply); off += writeChunk {
+		rc.SetWriteDeadline(time.Now().Add(s.cfg.PongWait))
+		if _, err := w.Write(reply[off:min(off+writeChunk, len(reply))]); err != nil {
+			return
+		}
+	}
 }
 
 // readBody reads a request body within MaxFrameBytes, PongWait and the
@@ -283,12 +328,29 @@ func (s *Server) Close(ctx context.Context) error {
 	}
 }
 
+// Listener wraps ln as Serve does: at most MaxTCPConnections of its
+// connections are open at once (past it a new one is closed as soon as it
+// is accepted), and each is corked (WrapListener).
+func (s *Server) Listener(ln net.Listener) net.Listener {
+	return WrapListener(limit(ln, s.cfg.MaxTCPConnections, s.metrics, s.cfg.Logger))
+}
+
+// HTTPServer returns the HTTP server Serve runs: Handler's routes, a
+// request's headers read within HeaderTimeout and the whole request
+// within PongWait (the RPC body's own reading may wait longer for the
+// reading budget), and a keep-alive connection closed once it has waited
+// IdleConnTimeout for its next request.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{Handler: s.Handler(), ReadHeaderTimeout: s.cfg.HeaderTimeout, ReadTimeout: s.cfg.PongWait,
+		IdleTimeout: s.cfg.IdleConnTimeout}
+}
+
 // Serve serves on ln until ctx is done, then shuts down gracefully within
 // grace: the listener closes, sockets get a close frame, steps finish.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	hs := s.HTTPServer()
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(WrapListener(ln)) }()
+	go func() { errc <- hs.Serve(s.Listener(ln)) }()
 	select {
 	case err := <-errc:
 		return err
