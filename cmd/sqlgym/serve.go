@@ -36,6 +36,7 @@ type serverOpts struct {
 	grace       time.Duration
 	replyDelay  time.Duration
 	bounds      clientBounds
+	conns       connFlags
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -52,6 +53,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.DurationVar(&f.server.replyDelay, "reply-delay", rpc.DefaultReplyDelay,
 		"how long a reply may wait for those of the other requests its WebSocket is running, so that one write sends them together (0: never waits)")
 	f.server.bounds.register(fs)
+	f.server.conns.register(fs)
 	fs.StringVar(&f.logFormat, "log-format", "console", "log format: json or console")
 	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	f.profile.register(fs)
@@ -59,6 +61,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if err := f.server.check(); err != nil {
+		return err
+	}
+	if err := f.server.conns.check(); err != nil {
 		return err
 	}
 	log, err := newLogger(f.logFormat, f.logLevel, stderr)
@@ -140,13 +145,15 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	limits := s.limits()
 	limits.MaxFrameBytes = o.frameBytes
 	o.bounds.report(&limits)
-	srv := rpc.NewServer(ctx, rpc.ServerConfig{
+	cfg := rpc.ServerConfig{
 		Dispatcher: rpc.NewDispatcher(mgr, limits), Registry: mgr.Metrics().Registry,
 		Logger: log, Token: o.token, MaxFrameBytes: o.frameBytes,
 		MaxConnBytes: o.bounds.connBytes, StallTimeout: o.bounds.stallTimeout,
 		MaxReadingBytes: o.bounds.readingBytes, MaxConnections: o.bounds.connections,
 		ReplyDelay: replyDelay(o.replyDelay),
-	})
+	}
+	o.conns.apply(&cfg)
+	srv := rpc.NewServer(ctx, cfg)
 	ln, err := listen()
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
