@@ -76,27 +76,35 @@ func NewChat(cfg ChatConfig) (*Chat, error) {
 }
 
 // Complete sends the messages (and the tools, when given) and returns the
-// first choice's message and the reply's token usage. It retries on 429,
-// 5xx, a broken connection and a try that timed out, waiting longer each
-// time (or as Retry-After says), up to the configured attempts.
+// first choice's message and the reply's token usage (see Reply).
 func (c *Chat) Complete(ctx context.Context, msgs []ChatMessage, tools json.RawMessage) (ChatMessage, Usage, error) {
+	choice, usage, err := c.Reply(ctx, msgs, tools)
+	return choice.Message, usage, err
+}
+
+// Reply sends the messages (and the tools, when given) and returns the
+// first choice (its message and finish reason) and the reply's token
+// usage. It retries on 429, 5xx, a broken connection and a try that timed
+// out, waiting longer each time (or as Retry-After says), up to the
+// configured attempts.
+func (c *Chat) Reply(ctx context.Context, msgs []ChatMessage, tools json.RawMessage) (Choice, Usage, error) {
 	req := ChatRequest{Model: c.cfg.Model, Messages: msgs, Tools: tools, Temperature: c.cfg.Temperature,
 		TopP: c.cfg.TopP, MaxTokens: c.cfg.MaxTokens}
 	body, err := json.Marshal(req)
 	if err != nil {
-		return ChatMessage{}, Usage{}, fmt.Errorf("encode request: %w", err)
+		return Choice{}, Usage{}, fmt.Errorf("encode request: %w", err)
 	}
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval, b.Multiplier, b.MaxInterval = c.cfg.Backoff, 2, 30*c.cfg.Backoff
 	resp, err := backoff.Retry(ctx, func() (*ChatResponse, error) { return c.try(ctx, body) },
 		backoff.WithBackOff(b), backoff.WithMaxTries(uint(c.cfg.Attempts)), backoff.WithMaxElapsedTime(0))
 	if err != nil {
-		return ChatMessage{}, Usage{}, fmt.Errorf("model %s at %s: %w", c.cfg.Model, c.url, err)
+		return Choice{}, Usage{}, fmt.Errorf("model %s at %s: %w", c.cfg.Model, c.url, err)
 	}
 	if len(resp.Choices) == 0 {
-		return ChatMessage{}, resp.Usage, fmt.Errorf("model %s at %s: the reply has no choices", c.cfg.Model, c.url)
+		return Choice{}, resp.Usage, fmt.Errorf("model %s at %s: the reply has no choices", c.cfg.Model, c.url)
 	}
-	return resp.Choices[0].Message, resp.Usage, nil
+	return resp.Choices[0], resp.Usage, nil
 }
 
 // try sends the request once. Errors worth another try are returned as

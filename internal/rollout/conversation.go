@@ -14,20 +14,15 @@ const (
 	ToolCallingText   = "text"   // the whole completion is a text action
 )
 
-// notRunNote answers the calls of a reply after its first, which do not
-// run: every call of an assistant turn needs a tool message.
-const notRunNote = "Not run: only the first call of a reply runs, one call per turn."
-
 // conversation is the chat of one episode as the model sees it: the
 // prompt (with the teacher's hints, if any), its replies and the
 // observations.
 type conversation struct {
-	native  bool
-	tools   json.RawMessage // nil in text mode
-	msgs    []ChatMessage
-	bytes   int64    // of msgs' texts, the size a request grows with
-	pending []string // ids of the last reply's calls, the first one run
-	turn    int
+	native bool
+	tools  json.RawMessage // nil in text mode
+	msgs   []ChatMessage
+	bytes  int64 // of msgs' texts, the size a request grows with
+	turn   int
 }
 
 // add appends messages to the chat, counting their bytes.
@@ -42,6 +37,9 @@ func (c *conversation) add(ms ...ChatMessage) {
 // its JSON takes in a request).
 func messageBytes(m ChatMessage) int64 {
 	n := len(m.Role) + len(m.Content) + len(m.ToolCallID)
+	if m.ReasoningContent != nil {
+		n += len(*m.ReasoningContent)
+	}
 	for _, tc := range m.ToolCalls {
 		n += len(tc.ID) + len(tc.Type) + len(tc.Function.Name) + len(tc.Function.Arguments)
 	}
@@ -74,59 +72,44 @@ func newConversation(r *schemas.ResetResult, native bool, hint string) (*convers
 	return c, nil
 }
 
-// reply records the model's reply and returns the action it makes: its
-// first tool call in native mode, else its whole text.
+// reply records the model's reply and returns the action it makes. In
+// native mode that is the whole assistant message (content, reasoning and
+// every call), as the chat keeps it: a call the endpoint gave no id or
+// type gets call_<turn>_<i> and "function" first, so that the record, the
+// episode's tool messages and the next request agree. In text mode it is
+// the reply's text.
 func (c *conversation) reply(m ChatMessage) schemas.Action {
 	c.turn++
-	asst := ChatMessage{Role: "assistant", Content: m.Content}
-	c.pending = nil
-	if !c.native || len(m.ToolCalls) == 0 {
-		c.add(asst)
+	if !c.native {
+		c.add(ChatMessage{Role: "assistant", Content: m.Content})
 		text := m.Content
 		return schemas.Action{Text: &text}
 	}
+	asst := ChatMessage{Role: "assistant", Content: m.Content, NullContent: m.NullContent,
+		ReasoningContent: m.ReasoningContent}
 	for i, tc := range m.ToolCalls {
 		if tc.ID == "" {
-			tc.ID = fmt.Sprintf("call_%d_%d", c.turn, i)
+			tc.ID = schemas.CallID(c.turn, i)
 		}
-		tc.Type = "function"
+		if tc.Type == "" {
+			tc.Type = "function"
+		}
 		asst.ToolCalls = append(asst.ToolCalls, tc)
-		c.pending = append(c.pending, tc.ID)
 	}
 	c.add(asst)
-	return callAction(asst.ToolCalls[0].Function)
+	return schemas.Action{Message: asst.assistant()}
 }
 
-// observe adds the observation of the last action: a tool message
-// answering its call (and a note for each call that did not run), or a
-// user message when the reply held no call.
-func (c *conversation) observe(content string) {
-	if len(c.pending) == 0 {
-		c.add(ChatMessage{Role: "user", Content: content})
+// observe adds what the episode answered the last action: in native mode
+// its tool messages, one per call, as the step's observations hold them;
+// else (a text action, or a reply with no call) the observation as a user
+// message.
+func (c *conversation) observe(step *schemas.StepResult) {
+	if !c.native || len(step.Observations) == 0 {
+		c.add(ChatMessage{Role: "user", Content: step.Observation.Content})
 		return
 	}
-	for i, id := range c.pending {
-		text := content
-		if i > 0 {
-			text = notRunNote
-		}
-		c.add(ChatMessage{Role: "tool", Content: text, ToolCallID: id})
+	for _, o := range step.Observations {
+		c.add(ChatMessage{Role: "tool", Content: o.Content, ToolCallID: o.ToolCallID})
 	}
-}
-
-// callAction is the action of a native call. Arguments that are JSON go
-// as they are (the episode checks the tool and the arguments' schema);
-// arguments that are not JSON go as the hermes text of the call, which
-// the episode answers with a format error, as it would in text mode.
-func callAction(f FunctionCall) schemas.Action {
-	args := strings.TrimSpace(f.Arguments)
-	if args == "" {
-		args = "{}"
-	}
-	if json.Valid([]byte(args)) {
-		return schemas.Action{Tool: f.Name, Arguments: json.RawMessage(args)}
-	}
-	name, _ := json.Marshal(f.Name)
-	text := fmt.Sprintf("<tool_call>\n{\"name\": %s, \"arguments\": %s}\n</tool_call>", name, f.Arguments)
-	return schemas.Action{Text: &text}
 }

@@ -1,7 +1,8 @@
 // Package rollout runs a model through sqlgym episodes: it asks any
 // OpenAI-compatible chat endpoint (POST <base>/chat/completions) for each
-// turn, hands the reply to an episode as an action (a native tool call, or
-// the whole text), and sends the observation back, until the episode ends.
+// turn, hands the reply to an episode as an action (the whole assistant
+// message with its calls, or the whole text), and sends the observations
+// back, until the episode ends.
 // Episodes run through the episode server's own code (an in-process
 // episodes.Manager, or a server reached with episodes/client) and are
 // recorded in its trajectory store, tagged {run, model, sample}.

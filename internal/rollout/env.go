@@ -16,6 +16,9 @@ type Env interface {
 	// completion behind it cost, recorded with the step and paid by the
 	// reward's length term.
 	Step(ctx context.Context, episodeID string, a schemas.Action, usage *schemas.Usage) (*schemas.StepResult, error)
+	// StepParams is Step with every param of episode.step: the finish
+	// reason too, recorded with the step.
+	StepParams(ctx context.Context, p schemas.StepParams) (*schemas.StepResult, error)
 	Close(ctx context.Context, episodeID string) (*schemas.CloseResult, error)
 }
 
@@ -37,6 +40,15 @@ func (e ManagerEnv) Step(ctx context.Context, id string, a schemas.Action, usage
 	return e.M.StepWith(ctx, st, a, usage) // StepWith gives the place up however it ends
 }
 
+// StepParams takes the step's place in its episode's queue and runs it.
+func (e ManagerEnv) StepParams(ctx context.Context, p schemas.StepParams) (*schemas.StepResult, error) {
+	st, err := e.M.Enqueue(p.EpisodeID)
+	if err != nil {
+		return nil, err
+	}
+	return e.M.StepParams(ctx, st, p) // it gives the place up however it ends
+}
+
 // Close ends the episode.
 func (e ManagerEnv) Close(ctx context.Context, id string) (*schemas.CloseResult, error) {
 	return e.M.Close(ctx, id)
@@ -53,6 +65,11 @@ func (e ClientEnv) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.R
 // Step runs one action.
 func (e ClientEnv) Step(ctx context.Context, id string, a schemas.Action, usage *schemas.Usage) (*schemas.StepResult, error) {
 	return e.C.StepParams(ctx, schemas.StepParams{EpisodeID: id, Action: a, Usage: usage})
+}
+
+// StepParams runs one step with every param.
+func (e ClientEnv) StepParams(ctx context.Context, p schemas.StepParams) (*schemas.StepResult, error) {
+	return e.C.StepParams(ctx, p)
 }
 
 // Close ends the episode.

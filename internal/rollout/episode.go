@@ -83,7 +83,8 @@ func (p *player) turns(ctx context.Context, conv *conversation, res *Result) err
 			return fmt.Errorf("the conversation holds %d bytes, more than the %d a request may carry (--max-conversation-bytes): "+
 				"the episode ends here", conv.bytes, p.maxBytes)
 		}
-		msg, usage, err := p.chat.Complete(ctx, conv.msgs, conv.tools)
+		choice, usage, err := p.chat.Reply(ctx, conv.msgs, conv.tools)
+		msg := choice.Message
 		if uerr := checkUsage(usage); uerr != nil {
 			return uerr // counted nowhere: not in the run's tokens, not in a step
 		}
@@ -95,7 +96,8 @@ func (p *player) turns(ctx context.Context, conv *conversation, res *Result) err
 		if n := len(msg.ToolCalls); p.native && n > p.maxCalls {
 			return fmt.Errorf("the model's reply holds %d tool calls, more than %d (--max-reply-calls): the episode ends here", n, p.maxCalls)
 		}
-		step, err := p.env.Step(ctx, res.EpisodeID, conv.reply(msg), stepUsage(usage))
+		step, err := p.env.StepParams(ctx, schemas.StepParams{EpisodeID: res.EpisodeID, Action: conv.reply(msg),
+			Usage: stepUsage(usage), FinishReason: choice.FinishReason})
 		if err != nil {
 			return fmt.Errorf("step %s: %w", res.EpisodeID, err)
 		}
@@ -104,17 +106,17 @@ func (p *player) turns(ctx context.Context, conv *conversation, res *Result) err
 			res.Outcome = step.Info.Outcome
 			return nil
 		}
-		conv.observe(step.Observation.Content)
+		conv.observe(step)
 	}
 }
 
 // stepUsage is what a completion cost, as the step reports it to the
-// episode; nil when the endpoint reported no completion tokens.
+// episode (recorded with it); nil when the endpoint reported no tokens.
 func stepUsage(u Usage) *schemas.Usage {
-	if u.CompletionTokens <= 0 {
+	if u.CompletionTokens <= 0 && u.PromptTokens <= 0 {
 		return nil
 	}
-	return &schemas.Usage{CompletionTokens: u.CompletionTokens}
+	return &schemas.Usage{CompletionTokens: u.CompletionTokens, PromptTokens: u.PromptTokens}
 }
 
 // closeEarly closes an episode that cannot go on, even when ctx was

@@ -101,9 +101,10 @@ func TestRolloutReportNumbers(t *testing.T) {
 	if !equalCounts(rep.Outcomes, wantOutcomes) {
 		t.Errorf("outcomes %v, want %v", rep.Outcomes, wantOutcomes)
 	}
-	// The call whose arguments are not JSON parses as no call, as in
-	// text mode: it counts with the reply that held none.
-	wantTools := map[string]int{"submit": 12, "execute_sql": 3, "drop_table": 1, "none": 2}
+	// The call whose arguments are not JSON is recorded as the call the
+	// model made (execute_sql, failed with bad_arguments): the message
+	// goes to the episode whole.
+	wantTools := map[string]int{"submit": 12, "execute_sql": 4, "drop_table": 1, "none": 1}
 	if !equalCounts(rep.ToolCalls, wantTools) {
 		t.Errorf("tool calls %v, want %v", rep.ToolCalls, wantTools)
 	}
