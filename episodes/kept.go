@@ -3,6 +3,7 @@ package episodes
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync/atomic"
 
 	"github.com/sqlgym/sqlgym/schemas"
@@ -15,18 +16,31 @@ const (
 )
 
 // What an episode keeps beside the bytes of its strings: the session, its
-// ledger, queue and maps (sessionOverhead), and each step's record and
-// reward components (stepOverhead). Estimates, a little over Go's sizes.
+// ledger, queue and maps (sessionOverhead), each step's record and reward
+// components (stepOverhead), and each call of a turn of several (its
+// record, info and not-run note: callOverhead). Estimates, a little over
+// Go's sizes.
 const (
 	sessionOverhead = 4 << 10
 	stepOverhead    = 1 << 10
+	callOverhead    = 512
 )
 
-// keptCopies is how many times a step may keep its action's bytes: the
-// action as sent, what is parsed from it (a text's call arguments and
-// the text around them, a message's decoded arguments), and the keys
-// that tell a repeated call. A step needs that much room before it runs.
-const keptCopies = 3
+// copiesKept is how many times a step may keep its action's bytes: the
+// action as sent and the keys that tell a repeated call (a tool call's
+// arguments are recorded as sent); a text's calls and the text around
+// them parsed out of it too; a message's arguments decoded for the
+// calls' records and, the last call's, once more for the step's. A step
+// needs that much room before it runs.
+func copiesKept(a schemas.Action) int64 {
+	switch {
+	case a.Message != nil:
+		return 4
+	case a.Text != nil:
+		return 3
+	}
+	return 2
+}
 
 // keptBytes counts the bytes live episodes keep, against a bound. Safe
 // for concurrent use.
@@ -84,11 +98,27 @@ func (m *Manager) releaseBytes(s *Session) {
 	s.kept = 0
 }
 
-// stepRoom is the room a step needs before it runs: keptCopies times its
-// action, and one observation with its step record.
-func (m *Manager) stepRoom(a schemas.Action) int64 {
-	return keptCopies*actionBytes(a) + int64(m.cfg.Runner.Config().ObservationBytes) + stepOverhead
+// stepRoom is the room a step of s needs before it runs: copiesKept
+// times its action, and the observations of the calls it may run (each
+// kept twice: in the step's observation and in its call's record) with
+// their records. A message holds its calls, a hermes text at most one per
+// <tool_call> it holds, a tags text one.
+func (m *Manager) stepRoom(s *Session, a schemas.Action) int64 {
+	calls := 1
+	switch {
+	case a.Message != nil:
+		calls = len(a.Message.ToolCalls)
+	case a.Text != nil && s.format == schemas.FormatHermes:
+		calls = min(strings.Count(*a.Text, hermesCallOpen), MaxMessageCalls)
+	}
+	calls = max(calls, 1)
+	ran := int64(min(calls, m.cfg.MaxCallsPerTurn))
+	obs := int64(m.cfg.Runner.Config().ObservationBytes)
+	return copiesKept(a)*actionBytes(a) + 2*ran*obs + int64(calls)*callOverhead + stepOverhead
 }
+
+// hermesCallOpen opens each call of a hermes text (tools' parser).
+const hermesCallOpen = "<tool_call>"
 
 // reserveStep makes room for a step of s that will run action a, and
 // returns the room, to be given to settleStep once the step has run (and
@@ -100,13 +130,13 @@ func (m *Manager) reserveStep(s *Session, a schemas.Action) (int64, error) {
 	if s.isEnded() {
 		return 0, fmt.Errorf("%w: %s", ErrEnded, s.id)
 	}
-	n := m.stepRoom(a)
+	n := m.stepRoom(s, a)
 	if s.kept+n > m.cfg.MaxEpisodeBytes {
 		m.metrics.bytesRefused("episode")
 		return 0, schemas.Errorf(schemas.CodeInvalidParams,
-			"action: this step needs room for %d bytes (%d times its action and one observation) and the episode keeps %d "+
+			"action: this step needs room for %d bytes (%d times its action, and its calls' observations) and the episode keeps %d "+
 				"of the server's --max-episode-bytes (%d); nothing was run or recorded: send a shorter action, or close the episode",
-			n, keptCopies, s.kept, m.cfg.MaxEpisodeBytes)
+			n, copiesKept(a), s.kept, m.cfg.MaxEpisodeBytes)
 	}
 	if !m.kept.take(n) {
 		m.metrics.bytesRefused("live")
@@ -139,17 +169,29 @@ func actionBytes(a schemas.Action) int64 {
 	return int64(n)
 }
 
-// recordBytes is the bytes a step record holds, its action included
-// (arguments that share the action's count once), and the keys its
-// calls left to tell a repeat (at most their arguments, counted again).
+// recordBytes is the bytes a step record holds, its action included,
+// and the keys its calls left to tell a repeat (at most their arguments,
+// counted again). What the record shares with its action (a tool call's
+// arguments, a message's content, a call's object arguments) and the
+// step's arguments with its last call's count once.
 func recordBytes(r *schemas.StepRecord) int64 {
-	n := actionBytes(r.Action) + stepOverhead + int64(len(r.Arguments))
-	if !sameBytes(r.Arguments, r.Action.Arguments) {
+	a := r.Action
+	n := actionBytes(a) + stepOverhead + int64(len(r.Arguments)) // the key
+	if !sameBytes(r.Arguments, a.Arguments) && (len(r.Calls) == 0 || !sameBytes(r.Arguments, r.Calls[len(r.Calls)-1].Arguments)) {
 		n += int64(len(r.Arguments))
 	}
-	n += int64(len(r.Tool)+len(r.Observation)+strLen(r.Content)+len(r.FinishReason)) + errorBytes(r.Error) + metaBytes(r.ResultMeta)
-	for _, c := range r.Calls {
-		n += int64(len(c.ID)+len(c.Tool)+2*len(c.Arguments)+len(c.Observation)) + errorBytes(c.Error) + metaBytes(c.ResultMeta)
+	if a.Message == nil || r.Content != a.Message.Content {
+		n += int64(strLen(r.Content))
+	}
+	n += int64(len(r.Tool)+len(r.Observation)+len(r.FinishReason)) + errorBytes(r.Error) + metaBytes(r.ResultMeta)
+	for i, c := range r.Calls {
+		n += callOverhead + int64(len(c.ID)+len(c.Tool)+len(c.Observation)) + errorBytes(c.Error) + metaBytes(c.ResultMeta)
+		if a.Message == nil || i >= len(a.Message.ToolCalls) || !sameBytes(c.Arguments, a.Message.ToolCalls[i].Function.Arguments) {
+			n += int64(len(c.Arguments))
+		}
+		if i < len(r.Calls)-1 {
+			n += int64(len(c.Arguments)) // its key; the last call's is the step's
+		}
 	}
 	return n
 }

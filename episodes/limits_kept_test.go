@@ -2,6 +2,7 @@ package episodes_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -21,47 +22,65 @@ func bigText(n int) schemas.Action {
 
 const keptMetric = "sqlgym_live_episode_bytes"
 
-// TestBigActionsFillAnEpisodesShare: 40 KB text actions fill an episode's
-// --max-episode-bytes; the step past it is -32602 naming the flag, runs
-// and records nothing, and the episode stays usable for a short action.
-// The bytes kept go back to 0 once the episode ends.
+// bigMessage is an assistant-message action of about n bytes: text
+// beside the call, and the call's arguments as a JSON string (the OpenAI
+// shape), which the server decodes for the record.
+func bigMessage(n int) schemas.Action {
+	text := strings.Repeat("y", n/2)
+	args, _ := json.Marshal(`{"sql": "SELECT '` + strings.Repeat("z", n/2) + `'"}`)
+	return schemas.Action{Message: &schemas.AssistantMessage{Role: "assistant", Content: &text,
+		ToolCalls: []schemas.ToolCall{{Function: schemas.FunctionCall{Name: "execute_sql", Arguments: args}}}}}
+}
+
+// bigCall is a parsed execute_sql call of about n bytes.
+func bigCall(n int) schemas.Action { return execSQL("SELECT '" + strings.Repeat("w", n) + "'") }
+
+// TestBigActionsFillAnEpisodesShare: 40 KB actions of each shape fill an
+// episode's --max-episode-bytes without the bytes kept ever passing it;
+// the step past it is -32602 naming the flag, runs and records nothing,
+// and the episode stays usable for a short action. The bytes kept go
+// back to 0 once the episode ends.
 func TestBigActionsFillAnEpisodesShare(t *testing.T) {
-	const share = 256 << 10
-	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.MaxEpisodeBytes = share }})
-	c := h.dial()
-	ctx := context.Background()
-	reg := h.mgr.Metrics().Registry
-	ep := reset(t, c, schemas.ResetParams{TaskID: "t/count", MaxTurns: new(20)}).EpisodeID
-	accepted := 0
-	var err error
-	for ; accepted < 20; accepted++ {
-		if _, err = c.Step(ctx, ep, bigText(40<<10)); err != nil {
-			break
-		}
-		if kept := metric(t, reg, keptMetric); kept > share || kept < float64((accepted+1)*40<<10) {
-			t.Fatalf("after %d steps of 40 KB the server keeps %v bytes, want at least theirs and at most --max-episode-bytes %d",
-				accepted+1, kept, share)
-		}
-	}
-	if rpcCode(err) != schemas.CodeInvalidParams || !strings.Contains(err.Error(), "--max-episode-bytes") || accepted == 0 {
-		t.Fatalf("after %d big steps: %v, want some accepted and then -32602 naming --max-episode-bytes", accepted, err)
-	}
-	t.Logf("%d steps of 40 KB accepted, %v bytes kept; then: %v", accepted, metric(t, reg, keptMetric), err)
-	if r := step(t, c, ep, execSQL("SELECT 2")); r.Info.Turn != accepted+1 {
-		t.Fatalf("a short step after the refusal is turn %d, want %d: the refused one took no turn", r.Info.Turn, accepted+1)
-	}
-	got, err := c.Episode(ctx, ep)
-	if err != nil || len(got.Steps) != accepted+1 {
-		t.Fatalf("episode.get: %v; want the %d accepted steps and the short one, nothing of the refused one", err, accepted)
-	}
-	if refused := metric(t, reg, "sqlgym_episode_bytes_refused_total"); refused != 1 {
-		t.Errorf("%v steps counted refused at the episode's share, want 1", refused)
-	}
-	if _, err := c.CloseEpisode(ctx, ep); err != nil {
-		t.Fatal(err)
-	}
-	if kept := metric(t, reg, keptMetric); kept != 0 {
-		t.Errorf("%v bytes kept once the only episode ended, want 0", kept)
+	const share = 512 << 10
+	for name, big := range map[string]func(int) schemas.Action{"text": bigText, "message": bigMessage, "call": bigCall} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, options{cfg: func(c *episodes.Config) { c.MaxEpisodeBytes = share }})
+			c := h.dial()
+			ctx := context.Background()
+			reg := h.mgr.Metrics().Registry
+			ep := reset(t, c, schemas.ResetParams{TaskID: "t/count", MaxTurns: new(40)}).EpisodeID
+			accepted := 0
+			var err error
+			for ; accepted < 40; accepted++ {
+				if _, err = c.Step(ctx, ep, big(40<<10)); err != nil {
+					break
+				}
+				if kept := metric(t, reg, keptMetric); kept > share || kept < float64((accepted+1)*40<<10) {
+					t.Fatalf("after %d steps of 40 KB the server keeps %v bytes, want at least theirs and at most --max-episode-bytes %d",
+						accepted+1, kept, share)
+				}
+			}
+			if rpcCode(err) != schemas.CodeInvalidParams || !strings.Contains(err.Error(), "--max-episode-bytes") || accepted == 0 {
+				t.Fatalf("after %d big steps: %v, want some accepted and then -32602 naming --max-episode-bytes", accepted, err)
+			}
+			t.Logf("%d steps of 40 KB accepted, %v bytes kept; then: %v", accepted, metric(t, reg, keptMetric), err)
+			if r := step(t, c, ep, execSQL("SELECT 2")); r.Info.Turn != accepted+1 {
+				t.Fatalf("a short step after the refusal is turn %d, want %d: the refused one took no turn", r.Info.Turn, accepted+1)
+			}
+			got, err := c.Episode(ctx, ep)
+			if err != nil || len(got.Steps) != accepted+1 {
+				t.Fatalf("episode.get: %v; want the %d accepted steps and the short one, nothing of the refused one", err, accepted)
+			}
+			if refused := metric(t, reg, "sqlgym_episode_bytes_refused_total"); refused != 1 {
+				t.Errorf("%v steps counted refused at the episode's share, want 1", refused)
+			}
+			if _, err := c.CloseEpisode(ctx, ep); err != nil {
+				t.Fatal(err)
+			}
+			if kept := metric(t, reg, keptMetric); kept != 0 {
+				t.Errorf("%v bytes kept once the only episode ended, want 0", kept)
+			}
+		})
 	}
 }
 
