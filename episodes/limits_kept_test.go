@@ -163,7 +163,7 @@ func TestExpiredEpisodesGiveTheirBytesBack(t *testing.T) {
 // once every episode has ended.
 func TestKeptBytesUnderConcurrentSteps(t *testing.T) {
 	const total = 1 << 20
-	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.MaxLiveBytes, c.MaxEpisodeBytes = total, 512 << 10 }})
+	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.MaxLiveBytes, c.MaxEpisodeBytes = total, 512<<10 }})
 	c := h.dial()
 	ctx := context.Background()
 	reg := h.mgr.Metrics().Registry
