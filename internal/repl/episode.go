@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -165,7 +166,13 @@ func (s *session) text(ctx context.Context, first string) {
 	}
 	if t, err := s.c.Episode(ctx, s.ep.reset.EpisodeID); err == nil && len(t.Steps) > 0 {
 		last := t.Steps[len(t.Steps)-1]
-		if last.Error == nil || last.Error.Code != schemas.ErrCodeFormat {
+		if calls := last.CallList(); len(calls) > 1 {
+			parts := make([]string, len(calls))
+			for i, c := range calls {
+				parts[i] = callText(c.Tool, c.Arguments)
+			}
+			s.out.styledf(styleBold, "parsed as %d calls, run in order: %s", len(calls), strings.Join(parts, "; "))
+		} else if last.Error == nil || last.Error.Code != schemas.ErrCodeFormat {
 			s.out.styledf(styleBold, "parsed as %s", callText(last.Tool, last.Arguments))
 		}
 	}

@@ -143,9 +143,29 @@ func (s *session) replaySummary(rec *schemas.Trajectory, sent, differ int) {
 		sent, plural(len(rec.Steps), "step"), differ, rec.Outcome, num(rec.TotalReward), outcome, num(total))
 }
 
-// actionText renders a recorded action briefly.
+// actionText renders a recorded action briefly: a message by its calls
+// (and its text, when it has one).
 func actionText(st schemas.StepRecord) string {
-	if st.Action.Text != nil {
+	switch m := st.Action.Message; {
+	case m != nil:
+		parts := make([]string, len(m.ToolCalls))
+		for i, tc := range m.ToolCalls {
+			args := tc.Function.Arguments
+			var inner string
+			if json.Unmarshal(args, &inner) == nil {
+				args = json.RawMessage(inner) // the OpenAI shape: a string holding the object
+			}
+			parts[i] = callText(tc.Function.Name, args)
+		}
+		text := "message: " + plural(len(parts), "call")
+		if len(parts) > 0 {
+			text += " (" + strings.Join(parts, "; ") + ")"
+		}
+		if m.Content != nil && *m.Content != "" {
+			text += ", text: " + *m.Content
+		}
+		return text
+	case st.Action.Text != nil:
 		return "text: " + *st.Action.Text
 	}
 	return callText(st.Action.Tool, st.Action.Arguments)

@@ -17,6 +17,20 @@ import (
 // returns its trajectory record, as episode.get gives it.
 func recordEpisode(t *testing.T, srv *testServer) schemas.Trajectory {
 	t.Helper()
+	sql := func(tool, q string) schemas.Action { return client.ToolCall(tool, map[string]any{"sql": q}) }
+	return playActions(t, srv, []schemas.Action{
+		sql(schemas.ToolExecuteSQL, "SELECT count(*) FROM books"),
+		sql(schemas.ToolExecuteSQL, "SELECT nme FROM authors"),
+		client.Text(`<tool_call>{"name": "inspect_schema", "arguments": {"table": "authors"}}</tool_call>`),
+		sql(schemas.ToolSubmit, "SELECT count(*) FROM books JOIN authors USING (author_id) WHERE authors.name = 'Jane Austen'"),
+	})
+}
+
+// playActions plays an episode of demo/library-001 with the actions,
+// which must end it correct, and returns its record as episode.get gives
+// it.
+func playActions(t *testing.T, srv *testServer, actions []schemas.Action) schemas.Trajectory {
+	t.Helper()
 	ctx := context.Background()
 	c, err := client.Dial(ctx, srv.url, "")
 	if err != nil {
@@ -27,13 +41,7 @@ func recordEpisode(t *testing.T, srv *testServer) schemas.Trajectory {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sql := func(tool, q string) schemas.Action { return client.ToolCall(tool, map[string]any{"sql": q}) }
-	for _, a := range []schemas.Action{
-		sql(schemas.ToolExecuteSQL, "SELECT count(*) FROM books"),
-		sql(schemas.ToolExecuteSQL, "SELECT nme FROM authors"),
-		client.Text(`<tool_call>{"name": "inspect_schema", "arguments": {"table": "authors"}}</tool_call>`),
-		sql(schemas.ToolSubmit, "SELECT count(*) FROM books JOIN authors USING (author_id) WHERE authors.name = 'Jane Austen'"),
-	} {
+	for _, a := range actions {
 		if _, err := c.Step(ctx, r.EpisodeID, a); err != nil {
 			t.Fatal(err)
 		}
@@ -42,8 +50,8 @@ func recordEpisode(t *testing.T, srv *testServer) schemas.Trajectory {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Outcome != schemas.OutcomeCorrect || len(rec.Steps) != 4 {
-		t.Fatalf("recorded %s with %d steps, want correct with 4", rec.Outcome, len(rec.Steps))
+	if rec.Outcome != schemas.OutcomeCorrect || len(rec.Steps) != len(actions) {
+		t.Fatalf("recorded %s with %d steps, want correct with %d", rec.Outcome, len(rec.Steps), len(actions))
 	}
 	return *rec
 }

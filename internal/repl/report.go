@@ -47,8 +47,14 @@ func (s *session) trajectory(ctx context.Context) {
 }
 
 // showRecord prints one recorded step: the call, its reward, and the
-// first line of its error or observation.
+// first line of its error or observation; a turn of a message or of
+// several calls prints its text and each call so.
 func (s *session) showRecord(st schemas.StepRecord) {
+	calls := st.CallList()
+	if st.Action.Message != nil || len(calls) > 1 {
+		s.showTurnRecord(st, calls)
+		return
+	}
 	call := callText(st.Tool, st.Arguments)
 	if st.Action.Text != nil {
 		call = "text, parsed as " + call
@@ -58,14 +64,48 @@ func (s *session) showRecord(st schemas.StepRecord) {
 	}
 	s.out.linef("%2d. %s", st.Turn, s.out.paint(styleBold, oneLine(call)))
 	s.out.styledf(styleCyan, "    reward %s%s", num(st.Reward), components(st.RewardComponents))
-	switch {
-	case st.Error != nil:
+	s.showOutcomeLine("    ", st.Error, st.ResultMeta, st.Observation)
+}
+
+// showTurnRecord prints a recorded turn of a message, or of a text of
+// several calls: what the model wrote beside the calls, its reasoning,
+// the turn's reward, then each call with its reward and what it got.
+func (s *session) showTurnRecord(st schemas.StepRecord, calls []schemas.CallRecord) {
+	head := fmt.Sprintf("text of %s", plural(len(calls), "call"))
+	if st.Action.Message != nil {
+		head = fmt.Sprintf("message of %s", plural(len(calls), "call"))
+	}
+	s.out.linef("%2d. %s", st.Turn, s.out.paint(styleBold, head))
+	if st.Content != nil {
+		s.out.linef("    content: %s", oneLine(*st.Content))
+	}
+	if m := st.Action.Message; m != nil && m.ReasoningContent != nil {
+		s.out.styledf(styleDim, "    reasoning: %s", oneLine(*m.ReasoningContent))
+	}
+	s.out.styledf(styleCyan, "    reward %s%s", num(st.Reward), components(st.RewardComponents))
+	if len(calls) == 0 && st.Error != nil {
 		s.out.errorf("    error [%s]: %s", st.Error.Code, oneLine(st.Error.Message))
-	case st.ResultMeta != nil:
-		s.out.linef("    %s, columns %s", plural(st.ResultMeta.RowCount, "row"), strings.Join(st.ResultMeta.Columns, ", "))
+	}
+	for _, c := range calls {
+		s.out.linef("    %s %s", c.ID, oneLine(callText(c.Tool, c.Arguments)))
+		if c.RewardComponents != nil {
+			s.out.styledf(styleCyan, "      reward%s", components(c.RewardComponents))
+		}
+		s.showOutcomeLine("      ", c.Error, c.ResultMeta, c.Observation)
+	}
+}
+
+// showOutcomeLine prints what a call got, on one line: its error, the
+// shape of its rows, or the first line of its observation.
+func (s *session) showOutcomeLine(indent string, err *schemas.ToolError, meta *schemas.ResultMeta, observation string) {
+	switch {
+	case err != nil:
+		s.out.errorf("%serror [%s]: %s", indent, err.Code, oneLine(err.Message))
+	case meta != nil:
+		s.out.linef("%s%s, columns %s", indent, plural(meta.RowCount, "row"), strings.Join(meta.Columns, ", "))
 	default:
-		first, _, _ := strings.Cut(st.Observation, "\n")
-		s.out.linef("    %s", first)
+		first, _, _ := strings.Cut(observation, "\n")
+		s.out.linef("%s%s", indent, first)
 	}
 }
 
