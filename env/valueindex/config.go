@@ -8,6 +8,7 @@ const (
 	DefaultMaxDistinct   = 20000
 	DefaultMaxValues     = 1_000_000
 	DefaultBuildTimeout  = 10 * time.Minute
+	DefaultCloseTimeout  = 30 * time.Second
 )
 
 // Config configures a Store. Zero bounds take the defaults.
@@ -25,6 +26,9 @@ type Config struct {
 	MaxValues int
 	// BuildTimeout bounds the build of one database's index.
 	BuildTimeout time.Duration
+	// CloseTimeout bounds how long Close waits for the builds under way
+	// to stop.
+	CloseTimeout time.Duration
 	// Progress, when set, is told of each database's index as it is
 	// built or found; it must be safe for concurrent use.
 	Progress func(Progress)
@@ -52,6 +56,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.BuildTimeout <= 0 {
 		c.BuildTimeout = DefaultBuildTimeout
+	}
+	if c.CloseTimeout <= 0 {
+		c.CloseTimeout = DefaultCloseTimeout
 	}
 	if c.Progress == nil {
 		c.Progress = func(Progress) {}

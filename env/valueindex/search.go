@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"net/url"
 	"os"
@@ -45,10 +46,20 @@ type column struct {
 // errNoIndex is openIndex's answer when there is no usable index.
 var errNoIndex = errors.New("no index of this identity")
 
-// openIndex opens the index at path when it was built from id.
+// openIndex opens the index at path when it was built from id. Only a
+// regular file is opened (a named pipe would block the open forever): a
+// path that holds anything else is a *notRegularError, and nothing is
+// built over it.
 func openIndex(path string, id identity) (*index, error) {
-	if _, err := os.Stat(path); err != nil {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, errNoIndex
+	}
+	if err != nil {
+		return nil, &notRegularError{path: path, err: err}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &notRegularError{path: path, kind: fileKind(fi.Mode())}
 	}
 	db, err := sql.Open("sqlite3", readURI(path))
 	if err != nil {

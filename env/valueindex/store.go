@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,9 +22,10 @@ type Store struct {
 	stop context.CancelFunc // cancels base, in Close
 	bg   sync.WaitGroup     // builds and warm-ups running
 
-	mu     sync.Mutex         // guards dbs and closed
-	dbs    map[string]*flight // by index file path
-	closed bool
+	mu       sync.Mutex         // guards dbs, closed and released
+	dbs      map[string]*flight // by index file path
+	closed   bool               // no flight starts
+	released bool               // Close closed the indexes: a flight ending later closes its own
 }
 
 // flight is one database's index, being opened or built: ix and err are
@@ -152,8 +155,17 @@ func (s *Store) flight(ds *env.Dataset, dbID string, db env.DB) (*flight, error)
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()
-		defer close(f.done)
-		f.ix, f.err = s.load(ds, dbID, db, id, path)
+		ix, err := s.load(ds, dbID, db, id, path)
+		// Under mu, so Close either sees the flight done and closes its
+		// index, or has released the others and this one closes its own.
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.released && ix != nil {
+			ix.close()
+			ix, err = nil, ErrClosed
+		}
+		f.ix, f.err = ix, err
+		close(f.done)
 	}()
 	return f, nil
 }
@@ -168,6 +180,11 @@ func (s *Store) load(ds *env.Dataset, dbID string, db env.DB, id identity, path 
 		p.Reused, p.Values, p.Elapsed = true, ix.values, time.Since(start)
 		s.cfg.Progress(p)
 		return ix, nil
+	}
+	if nr := (*notRegularError)(nil); errors.As(err, &nr) {
+		p.Err, p.Elapsed = err, time.Since(start)
+		s.cfg.Progress(p)
+		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(s.base, s.cfg.BuildTimeout)
 	defer cancel()
@@ -189,19 +206,52 @@ func (s *Store) load(ds *env.Dataset, dbID string, db env.DB, id identity, path 
 	return ix, nil
 }
 
-// Close stops the builds under way, waits for them, and closes every
-// index.
+// Close stops the builds under way and waits for them, at most
+// Config.CloseTimeout, then closes every index ready. A build still
+// running then is named in the error and closes its index when it ends.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
 	s.stop()
-	s.bg.Wait()
+	stopped := make(chan struct{})
+	go func() { s.bg.Wait(); close(stopped) }()
+	timer := time.NewTimer(s.cfg.CloseTimeout)
+	defer timer.Stop()
 	var errs []error
+	select {
+	case <-stopped:
+	case <-timer.C:
+		errs = append(errs, fmt.Errorf("value index: closed with builds still running after %s: %s",
+			s.cfg.CloseTimeout, strings.Join(s.running(), ", ")))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.released = true
 	for _, f := range s.dbs {
-		if f.ix != nil {
-			errs = append(errs, f.ix.close())
+		select {
+		case <-f.done:
+			if f.ix != nil {
+				errs = append(errs, f.ix.close())
+			}
+		default:
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// running are the index files whose build has not ended.
+func (s *Store) running() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for path, f := range s.dbs {
+		select {
+		case <-f.done:
+		default:
+			out = append(out, path)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
