@@ -67,7 +67,7 @@ func buildOffline(ctx context.Context, s *stackFlags) (*offline, error) {
 		closer.Close()
 		return nil, err
 	}
-	values, err := s.tools.index.open(s.dataDir, zap.NewNop())
+	values, err := s.tools.index.open(s.dataDir, s.datasetDirs(dss), zap.NewNop())
 	if err != nil {
 		closer.Close()
 		return nil, err

@@ -126,6 +126,7 @@ func banner(datasets, addr string, token bool) string {
 // episodes still live.
 func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger,
 	listen func() (net.Listener, error), ready func(*stack, net.Listener)) error {
+	s.tools.index.closeTimeout = o.grace
 	st, err := s.build(ctx, log)
 	if err != nil {
 		return err

@@ -145,7 +145,7 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error)
 		log.Info("dataset loaded", zap.String("name", ds.Name), zap.Int("tasks", len(ds.Tasks)), zap.Int("databases", len(ds.DBs)))
 	}
 	if s.tools.searches() {
-		if st.values, err = s.tools.index.open(s.dataDir, log); err != nil {
+		if st.values, err = s.tools.index.open(s.dataDir, s.datasetDirs(st.datasets), log); err != nil {
 			return nil, err
 		}
 	}

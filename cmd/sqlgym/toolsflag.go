@@ -38,6 +38,9 @@ type indexFlags struct {
 	maxDistinct  int
 	maxValues    int
 	buildTimeout time.Duration
+	// closeTimeout bounds how long closing the index waits for builds;
+	// serve sets it to --shutdown-grace (zero: the package's default).
+	closeTimeout time.Duration
 }
 
 func (t *toolFlags) register(fs *flag.FlagSet) {
@@ -114,19 +117,23 @@ func (t *toolFlags) searches() bool {
 }
 
 // open returns the value index store under dataDir, logging each
-// database's index as it is ready. A directory that cannot be made or
-// written is a usage error: every index would fail.
-func (x *indexFlags) open(dataDir string, log *zap.Logger) (*valueindex.Store, error) {
+// database's index as it is ready. A directory inside one of
+// datasetDirs, or one that cannot be made or written, is a usage error:
+// the first would write into a dataset, the second fail every index.
+func (x *indexFlags) open(dataDir string, datasetDirs []string, log *zap.Logger) (*valueindex.Store, error) {
 	dir := x.dir
 	if dir == "" {
 		dir = filepath.Join(dataDir, "value-index")
+	}
+	if err := valueindex.CheckOutside(dir, datasetDirs); err != nil {
+		return nil, usageError{fmt.Sprintf("--value-index-dir %s: %v", dir, err)}
 	}
 	if err := writableDir(dir); err != nil {
 		return nil, usageError{fmt.Sprintf("--value-index-dir %s: %v", dir, err)}
 	}
 	return valueindex.New(valueindex.Config{
 		Dir: dir, MaxValueChars: x.maxChars, MaxDistinct: x.maxDistinct, MaxValues: x.maxValues,
-		BuildTimeout: x.buildTimeout, Progress: logProgress(log),
+		BuildTimeout: x.buildTimeout, CloseTimeout: x.closeTimeout, Progress: logProgress(log),
 	})
 }
 
