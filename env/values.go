@@ -39,6 +39,10 @@ type ValueMatches struct {
 	// Capped is set when the database held more values than the index
 	// keeps: columns past the cap are not indexed.
 	Capped bool
+	// Cut says, a sentence each, what the bounds of one search left out
+	// of this query (words past the cap, terms too common to score, an
+	// unfinished typo pass), so the model is told.
+	Cut []string
 }
 
 // ValueSearcher finds stored values of the databases of datasets, by

@@ -68,7 +68,8 @@ func (r *Runner) renderMatches(q env.ValueQuery, m *env.ValueMatches, dialect en
 	return clip(strings.TrimSuffix(b.String(), "\n"), r.budget())
 }
 
-// indexNote says what the value index left out, "" when nothing.
+// indexNote says what the value index, and the bounds of this search,
+// left out; "" when nothing.
 func indexNote(m *env.ValueMatches) string {
 	var notes []string
 	if n := len(m.Sampled); n > 0 {
@@ -86,6 +87,7 @@ func indexNote(m *env.ValueMatches) string {
 	if m.Capped {
 		notes = append(notes, "the database has more values than the index holds: some columns are not searched")
 	}
+	notes = append(notes, m.Cut...)
 	if len(notes) == 0 {
 		return ""
 	}

@@ -62,6 +62,10 @@ func TestServeRefusesValueIndexDirInsideDataset(t *testing.T) {
 	if after := tree(t, dir); !slices.Equal(before, after) {
 		t.Errorf("the dataset changed:\nbefore %q\nafter  %q", before, after)
 	}
+	if _, _, err := sqlgym(t, "serve", "--search-concurrency", "0", "--data-dir", t.TempDir(), "--addr", "256.0.0.1:0", "--token", "x"); !errors.As(err, new(usageError)) ||
+		!strings.Contains(err.Error(), "--search-concurrency must be at least 1") {
+		t.Errorf("--search-concurrency 0: err = %v, want a usage error", err)
+	}
 }
 
 // serveInProcess runs serve with args until the test cancels it, and

@@ -38,6 +38,7 @@ type indexFlags struct {
 	maxDistinct  int
 	maxValues    int
 	buildTimeout time.Duration
+	searches     int
 	// closeTimeout bounds how long closing the index waits for builds;
 	// serve sets it to --shutdown-grace (zero: the package's default).
 	closeTimeout time.Duration
@@ -59,6 +60,8 @@ func (x *indexFlags) register(fs *flag.FlagSet) {
 		"distinct values indexed per column; a column with more keeps its most frequent (search_values says so)")
 	fs.IntVar(&x.maxValues, "value-index-max-values", valueindex.DefaultMaxValues, "values indexed per database; columns past it are left out (search_values says so)")
 	fs.DurationVar(&x.buildTimeout, "value-index-build-timeout", valueindex.DefaultBuildTimeout, "time limit of building one database's value index")
+	fs.IntVar(&x.searches, "search-concurrency", valueindex.DefaultMaxSearches(),
+		"search_values calls running at once, over every database (default: half of GOMAXPROCS, at least 1); one more waits within its --query-timeout, then gets unavailable")
 }
 
 // parse reads --tools and --dataset-tools.
@@ -89,6 +92,9 @@ func (t *toolFlags) parse() error {
 func (x *indexFlags) check() error {
 	if x.maxChars < 1 || x.maxDistinct < 1 || x.maxValues < 1 || x.buildTimeout <= 0 {
 		return usageError{"--value-index-max-chars, --value-index-max-distinct, --value-index-max-values and --value-index-build-timeout must be positive"}
+	}
+	if x.searches < 1 {
+		return usageError{fmt.Sprintf("--search-concurrency must be at least 1, got %d", x.searches)}
 	}
 	return nil
 }
@@ -133,7 +139,7 @@ func (x *indexFlags) open(dataDir string, datasetDirs []string, log *zap.Logger)
 	}
 	return valueindex.New(valueindex.Config{
 		Dir: dir, MaxValueChars: x.maxChars, MaxDistinct: x.maxDistinct, MaxValues: x.maxValues,
-		BuildTimeout: x.buildTimeout, CloseTimeout: x.closeTimeout, Progress: logProgress(log),
+		BuildTimeout: x.buildTimeout, MaxSearches: x.searches, CloseTimeout: x.closeTimeout, Progress: logProgress(log),
 	})
 }
 

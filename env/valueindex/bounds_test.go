@@ -51,15 +51,16 @@ func TestLongQueryIsCut(t *testing.T) {
 
 // TestQueryTermsAreBounded checks words and grams against their bounds.
 func TestQueryTermsAreBounded(t *testing.T) {
-	ws := words(longQuery(env.MaxValueQueryChars))
-	if len(ws) != maxQueryWords || ws[0] != "jane" || ws[1] != "austen" {
-		t.Errorf("words = %d %q..., want %d starting jane austen", len(ws), ws[:min(len(ws), 3)], maxQueryWords)
+	ws, more := words(longQuery(env.MaxValueQueryChars), maxQueryWords)
+	if len(ws) != maxQueryWords || !more || ws[0] != "jane" || ws[1] != "austen" {
+		t.Errorf("words = %d %q... (more: %v), want %d starting jane austen, and more", len(ws), ws[:min(len(ws), 3)], more, maxQueryWords)
 	}
-	if gs := grams(ws); len(gs) != maxQueryGrams {
-		t.Errorf("grams = %d, want %d", len(gs), maxQueryGrams)
+	long, _ := words(randomQuery(1, 40), maxQueryWords)
+	if gs, more := grams(long, maxQueryGrams); len(gs) != maxQueryGrams || !more {
+		t.Errorf("grams = %d (more: %v), want %d and more", len(gs), more, maxQueryGrams)
 	}
-	if ws := words("ann Ann ANN bob"); len(ws) != 2 {
-		t.Errorf("words of a repeated word = %q, want ann and bob once each", ws)
+	if ws, more := words("ann Ann ANN bob", 2); len(ws) != 2 || more {
+		t.Errorf("words of a repeated word = %q (more: %v), want ann and bob once each, nothing more", ws, more)
 	}
 	if got := cut("Zoë Zoë", 3); got != "Zoë" {
 		t.Errorf("cut = %q, want Zoë", got)

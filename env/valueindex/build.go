@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sqlgym/sqlgym/env"
 )
@@ -22,18 +24,23 @@ const schemaSQL = `
 CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE cols(id INTEGER PRIMARY KEY, tbl TEXT NOT NULL, col TEXT NOT NULL,
   sampled INTEGER NOT NULL, long_skipped INTEGER NOT NULL);
-CREATE TABLE vals(id INTEGER PRIMARY KEY, col_id INTEGER NOT NULL, value TEXT NOT NULL, nrows INTEGER NOT NULL);
+CREATE TABLE vals(id INTEGER PRIMARY KEY, col_id INTEGER NOT NULL, value TEXT NOT NULL, nrows INTEGER NOT NULL,
+  nwords INTEGER NOT NULL, ngrams INTEGER NOT NULL);
 CREATE VIRTUAL TABLE words USING fts4(content="", body, tokenize=simple);
 CREATE VIRTUAL TABLE grams USING fts4(content="", body, tokenize=simple);
 CREATE VIRTUAL TABLE words_terms USING fts4aux(words);
-CREATE TABLE vocab(word TEXT PRIMARY KEY, len INTEGER NOT NULL, docs INTEGER NOT NULL) WITHOUT ROWID;
-CREATE INDEX vocab_len ON vocab(len);
+CREATE VIRTUAL TABLE grams_terms USING fts4aux(grams);
+CREATE TABLE vocab(word TEXT NOT NULL, len INTEGER NOT NULL, rev TEXT NOT NULL, docs INTEGER NOT NULL,
+  PRIMARY KEY(len, word)) WITHOUT ROWID;
+CREATE INDEX vocab_rev ON vocab(len, rev);
+CREATE TABLE gram_docs(gram TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
 `
 
-// vocabSQL fills the vocabulary, which the typo pass of a search reads,
-// from the words' index once it holds every value.
-const vocabSQL = `INSERT INTO vocab(word, len, docs)
-SELECT term, length(term), documents FROM words_terms WHERE col = '*'`
+// gramDocsSQL fills the trigrams' value counts, which a search reads to
+// choose the terms it scores, from the trigrams' index once it holds
+// every value.
+const gramDocsSQL = `INSERT INTO gram_docs(gram, docs)
+SELECT term, documents FROM grams_terms WHERE col = '*'`
 
 // builder writes one database's index.
 type builder struct {
@@ -44,6 +51,8 @@ type builder struct {
 	deadline time.Time
 	nextCol  int64
 	nextVal  int64
+	nwords   int64 // words of every value, added up
+	ngrams   int64 // trigrams of every value, added up
 	capped   bool
 }
 
@@ -95,17 +104,19 @@ func fill(ctx context.Context, db env.DB, dialect env.Dialect, id identity, path
 	}
 	id = copyIdentity(id)
 	id["values"] = strconv.FormatInt(b.nextVal, 10)
+	id["words_tokens"] = strconv.FormatInt(b.nwords, 10)
+	id["grams_tokens"] = strconv.FormatInt(b.ngrams, 10)
 	id["capped"] = strconv.FormatBool(b.capped)
 	for k, v := range id {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO meta(k, v) VALUES (?, ?)", k, v); err != nil {
 			return fmt.Errorf("value index: meta: %w", err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, vocabSQL); err != nil {
-		return fmt.Errorf("value index: vocabulary: %w", err)
-	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("value index: commit: %w", err)
+	}
+	if err := fillVocab(ctx, out); err != nil {
+		return err
 	}
 	for _, t := range []string{"words", "grams"} {
 		if _, err := out.ExecContext(ctx, "INSERT INTO "+t+"("+t+") VALUES ('optimize')"); err != nil {
@@ -193,19 +204,23 @@ func (b *builder) insert(ctx context.Context, colID int64, rs *env.ResultSet) (i
 			long++
 			continue
 		}
-		ws := words(v)
+		ws, _ := words(v, maxValueWords)
 		if len(ws) == 0 {
 			continue
 		}
+		gs := first(grams(ws, maxValueGrams))
 		b.nextVal++
 		id := b.nextVal
+		b.nwords += int64(len(ws))
+		b.ngrams += int64(len(gs))
 		for _, ins := range []struct {
 			sql  string
 			args []any
 		}{
-			{"INSERT INTO vals(id, col_id, value, nrows) VALUES (?, ?, ?, ?)", []any{id, colID, v, count(row[1])}},
+			{"INSERT INTO vals(id, col_id, value, nrows, nwords, ngrams) VALUES (?, ?, ?, ?, ?, ?)",
+				[]any{id, colID, v, count(row[1]), len(ws), len(gs)}},
 			{"INSERT INTO words(docid, body) VALUES (?, ?)", []any{id, strings.Join(ws, " ")}},
-			{"INSERT INTO grams(docid, body) VALUES (?, ?)", []any{id, strings.Join(grams(ws), " ")}},
+			{"INSERT INTO grams(docid, body) VALUES (?, ?)", []any{id, strings.Join(gs, " ")}},
 		} {
 			if _, err := b.tx.ExecContext(ctx, ins.sql, ins.args...); err != nil {
 				return 0, fmt.Errorf("value index: insert: %w", err)
@@ -214,6 +229,68 @@ func (b *builder) insert(ctx context.Context, colID int64, rs *env.ResultSet) (i
 	}
 	return long, nil
 }
+
+// fillVocab fills the vocabulary, which the typo pass of a search reads,
+// and the trigrams' value counts, from the full-text indexes once they
+// hold every value (committed: fts4aux does not read the terms of a
+// transaction under way): each stored word with its length in
+// characters, its characters reversed (a suffix is looked up as the
+// prefix of rev) and the values that hold it.
+func fillVocab(ctx context.Context, out *sql.DB) error {
+	rows, err := out.QueryContext(ctx, "SELECT term, documents FROM words_terms WHERE col = '*'")
+	if err != nil {
+		return fmt.Errorf("value index: vocabulary: %w", err)
+	}
+	type entry struct {
+		word string
+		docs int64
+	}
+	var all []entry
+	for rows.Next() {
+		var e entry
+		if err := rows.Scan(&e.word, &e.docs); err != nil {
+			rows.Close()
+			return fmt.Errorf("value index: vocabulary: %w", err)
+		}
+		all = append(all, e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("value index: vocabulary: %w", err)
+	}
+	tx, err := out.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("value index: %w", err)
+	}
+	defer tx.Rollback()
+	ins, err := tx.PrepareContext(ctx, "INSERT INTO vocab(word, len, rev, docs) VALUES (?, ?, ?, ?)")
+	if err != nil {
+		return fmt.Errorf("value index: vocabulary: %w", err)
+	}
+	defer ins.Close()
+	for _, e := range all {
+		if _, err := ins.ExecContext(ctx, e.word, utf8.RuneCountInString(e.word), reverse(e.word), e.docs); err != nil {
+			return fmt.Errorf("value index: vocabulary: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, gramDocsSQL); err != nil {
+		return fmt.Errorf("value index: trigram counts: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("value index: commit: %w", err)
+	}
+	return nil
+}
+
+// reverse is s with its characters in reverse order.
+func reverse(s string) string {
+	r := []rune(s)
+	slices.Reverse(r)
+	return string(r)
+}
+
+// first is the first of two results.
+func first[T any](v T, _ bool) T { return v }
 
 // isText reports whether a column may hold text: in SQLite any column
 // (values carry their own types, filtered when read), in PostgreSQL the

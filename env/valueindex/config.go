@@ -1,6 +1,9 @@
 package valueindex
 
-import "time"
+import (
+	"runtime"
+	"time"
+)
 
 // Defaults of the zero fields of Config.
 const (
@@ -10,6 +13,11 @@ const (
 	DefaultBuildTimeout  = 10 * time.Minute
 	DefaultCloseTimeout  = 30 * time.Second
 )
+
+// DefaultMaxSearches is the default bound of searches running at once:
+// half the CPUs Go uses (at least one), so that searches leave the rest
+// to the statements of other steps.
+func DefaultMaxSearches() int { return max(1, runtime.GOMAXPROCS(0)/2) }
 
 // Config configures a Store. Zero bounds take the defaults.
 type Config struct {
@@ -26,6 +34,10 @@ type Config struct {
 	MaxValues int
 	// BuildTimeout bounds the build of one database's index.
 	BuildTimeout time.Duration
+	// MaxSearches bounds the searches running at once, over every
+	// database; one more waits for a slot within its context, then
+	// fails saying the searches are busy.
+	MaxSearches int
 	// CloseTimeout bounds how long Close waits for the builds under way
 	// to stop.
 	CloseTimeout time.Duration
@@ -56,6 +68,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.BuildTimeout <= 0 {
 		c.BuildTimeout = DefaultBuildTimeout
+	}
+	if c.MaxSearches <= 0 {
+		c.MaxSearches = DefaultMaxSearches()
 	}
 	if c.CloseTimeout <= 0 {
 		c.CloseTimeout = DefaultCloseTimeout

@@ -10,11 +10,15 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Bounds of a query's terms: a longer query is cut to these many
-// distinct words and trigrams.
+// Bounds of the terms made from a text: a query is searched by at most
+// maxQueryWords distinct words and maxQueryGrams distinct trigrams (the
+// reply says when a query had more), and a stored value is indexed by
+// at most maxValueWords words and their first maxValueGrams trigrams.
 const (
-	maxQueryWords = 32
+	maxQueryWords = 16
 	maxQueryGrams = 96
+	maxValueWords = 32
+	maxValueGrams = 96
 )
 
 // cut is s up to its first n characters.
@@ -38,58 +42,44 @@ func fold(s string) string {
 	return strings.ToLower(out)
 }
 
-// words are the first maxQueryWords distinct folded words of s: runs of
-// letters and digits.
-func words(s string) []string {
+// words are the first n distinct folded words of s (runs of letters and
+// digits), and whether s held more.
+func words(s string, n int) ([]string, bool) {
 	var out []string
 	seen := map[string]bool{}
 	for w := range strings.FieldsFuncSeq(fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if len(out) == maxQueryWords {
-			break
+		if seen[w] {
+			continue
 		}
-		if !seen[w] {
-			seen[w] = true
-			out = append(out, w)
+		if len(out) == n {
+			return out, true
 		}
+		seen[w] = true
+		out = append(out, w)
 	}
-	return out
+	return out, false
 }
 
 // grams are the trigrams of each word, padded with a space at both ends
 // ("ann" gives " an", "ann", "nn "), each written as the hex of its
 // UTF-8 bytes: a token FTS4's simple tokenizer keeps whole. It stops at
-// maxQueryGrams distinct trigrams.
-func grams(ws []string) []string {
+// n distinct trigrams, and reports whether the words held more.
+func grams(ws []string, n int) ([]string, bool) {
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range ws {
 		r := []rune(" " + w + " ")
 		for i := 0; i+3 <= len(r); i++ {
-			if len(out) == maxQueryGrams {
-				return out
-			}
 			g := hex.EncodeToString([]byte(string(r[i : i+3])))
-			if !seen[g] {
-				seen[g] = true
-				out = append(out, g)
+			if seen[g] {
+				continue
 			}
+			if len(out) == n {
+				return out, true
+			}
+			seen[g] = true
+			out = append(out, g)
 		}
 	}
-	return out
-}
-
-// matchQuery writes terms as an FTS4 query matching any of them, each
-// once, at most n; "" when there are none. Terms hold only letters,
-// digits or hex, so quoting them is enough.
-func matchQuery(terms []string, n int) string {
-	seen := map[string]bool{}
-	var parts []string
-	for _, t := range terms {
-		if seen[t] || len(parts) == n {
-			continue
-		}
-		seen[t] = true
-		parts = append(parts, `"`+t+`"`)
-	}
-	return strings.Join(parts, " OR ")
+	return out, false
 }

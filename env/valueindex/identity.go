@@ -14,7 +14,7 @@ import (
 
 // formatVersion changes whenever the index's tables or the way text is
 // folded change: an index of another version is rebuilt.
-const formatVersion = "1"
+const formatVersion = "2"
 
 // identity is what an index was built from: the database's source (and,
 // for a file, its size and modification time), the format and the

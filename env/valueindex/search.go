@@ -3,7 +3,6 @@ package valueindex
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,18 +12,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/agnivade/levenshtein"
 	_ "github.com/mattn/go-sqlite3" // registers the sqlite3 driver the index files are opened with
 
 	"github.com/sqlgym/sqlgym/env"
-)
-
-// BM25's parameters, as Lucene and SQLite's FTS5 use them.
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
 )
 
 // index is one database's index file, open read-only.
@@ -33,6 +24,9 @@ type index struct {
 	cols   []column
 	values int64
 	capped bool
+	// avgLen is the average number of terms of a value in each
+	// full-text table, BM25's average length.
+	avgLen map[string]float64
 }
 
 // column is one column of the indexed database.
@@ -94,6 +88,11 @@ func (ix *index) load(id identity) error {
 	}
 	ix.values, _ = strconv.ParseInt(meta["values"], 10, 64)
 	ix.capped = meta["capped"] == "true"
+	ix.avgLen = map[string]float64{}
+	for _, table := range []string{"words", "grams"} {
+		tokens, _ := strconv.ParseFloat(meta[table+"_tokens"], 64)
+		ix.avgLen[table] = tokens / math.Max(float64(ix.values), 1)
+	}
 	return ix.loadColumns()
 }
 
@@ -117,106 +116,66 @@ func (ix *index) close() error { return ix.db.Close() }
 
 // search answers q: BM25 over the words, plus BM25 over the trigrams,
 // summed per value; the best q.Limit values, ties to the value held by
-// more rows, then to the one indexed first.
-func (ix *index) search(ctx context.Context, q env.ValueQuery) (*env.ValueMatches, error) {
+// more rows, then to the one indexed first. Its work is bounded whatever
+// the size of the index (maxQueryWords, maxQueryGrams, maxComparisons,
+// maxScored); w records it and what the bounds cut.
+func (ix *index) search(ctx context.Context, q env.ValueQuery, w *work) (*env.ValueMatches, error) {
 	cols, err := ix.narrow(q.Table, q.Column)
 	if err != nil {
 		return nil, err
 	}
 	out := ix.report(cols)
-	ws := words(cut(q.Query, env.MaxValueQueryChars))
-	fixes, err := ix.corrections(ctx, ws)
+	var ws, gs []string
+	ws, w.wordsCut = words(cut(q.Query, env.MaxValueQueryChars), maxQueryWords)
+	gs, w.gramsCut = grams(ws, maxQueryGrams)
+	terms, err := ix.lookup(ctx, ws, w)
+	if err != nil {
+		return nil, err
+	}
+	gterms, err := ix.gramTerms(ctx, gs)
 	if err != nil {
 		return nil, err
 	}
 	scores := map[int64]float64{}
-	for _, p := range []struct{ table, match string }{
-		{"words", matchQuery(append(ws, fixes...), maxQueryWords+maxCorrections)},
-		{"grams", matchQuery(grams(ws), maxQueryGrams)},
-	} {
-		if p.match == "" {
-			continue
-		}
-		if err := ix.rank(ctx, p.table, p.match, cols, scores); err != nil {
-			return nil, err
-		}
+	if err := ix.score(ctx, distinct(append(terms, gterms...)), cols, scores, w); err != nil {
+		return nil, err
 	}
 	out.Matches, err = ix.best(ctx, scores, max(q.Limit, 1))
+	out.Cut = w.notes()
 	return out, err
 }
 
-// Bounds of the typo pass: how far a stored word may be from a query word
-// that the database does not hold (1 edit up to 5 letters, 2 past), and
-// how many such words a query adds at most.
-const (
-	shortWord      = 5
-	maxCorrections = 48
-)
-
-// corrections are the stored words one or two edits away from each query
-// word the database does not hold, closest first, then the words more
-// values hold: they let "Asja" find "Asia" and "dpg" find "dog", which
-// share too few trigrams.
-func (ix *index) corrections(ctx context.Context, ws []string) ([]string, error) {
-	var out []string
-	for _, w := range ws {
-		var held int
-		if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM vocab WHERE word = ?", w).Scan(&held); err != nil {
-			return nil, fmt.Errorf("value index: vocabulary: %w", err)
+// gramTerms are the trigrams gs with the number of values that hold
+// each; those no value holds are left out.
+func (ix *index) gramTerms(ctx context.Context, gs []string) ([]term, error) {
+	var out []term
+	for _, g := range gs {
+		var docs int64
+		err := ix.db.QueryRowContext(ctx, "SELECT docs FROM gram_docs WHERE gram = ?", g).Scan(&docs)
+		switch {
+		case err == nil:
+			out = append(out, term{table: "grams", text: g, docs: docs})
+		case !isNoRows(err):
+			return nil, fmt.Errorf("value index: trigrams: %w", err)
 		}
-		if held > 0 {
-			continue
-		}
-		near, err := ix.near(ctx, w)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, near...)
 	}
-	return out[:min(len(out), maxCorrections)], nil
+	return out, nil
 }
 
-// near are the stored words within the typo distance of w.
-func (ix *index) near(ctx context.Context, w string) ([]string, error) {
-	n := utf8.RuneCountInString(w)
-	dist := 1
-	if n > shortWord {
-		dist = 2
-	}
-	rows, err := ix.db.QueryContext(ctx, "SELECT word, docs FROM vocab WHERE len BETWEEN ? AND ?", n-dist, n+dist)
-	if err != nil {
-		return nil, fmt.Errorf("value index: vocabulary: %w", err)
-	}
-	defer rows.Close()
-	type cand struct {
-		word       string
-		dist, docs int
-	}
-	var cs []cand
-	for rows.Next() {
-		var c cand
-		if err := rows.Scan(&c.word, &c.docs); err != nil {
-			return nil, fmt.Errorf("value index: vocabulary: %w", err)
-		}
-		if c.dist = levenshtein.ComputeDistance(w, c.word); c.dist <= dist {
-			cs = append(cs, c)
+// distinct is terms without repeats, in order.
+func distinct(terms []term) []term {
+	seen := map[term]bool{}
+	out := terms[:0:0]
+	for _, t := range terms {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
 		}
 	}
-	sort.Slice(cs, func(i, j int) bool {
-		if cs[i].dist != cs[j].dist {
-			return cs[i].dist < cs[j].dist
-		}
-		if cs[i].docs != cs[j].docs {
-			return cs[i].docs > cs[j].docs
-		}
-		return cs[i].word < cs[j].word
-	})
-	out := make([]string, 0, len(cs))
-	for _, c := range cs {
-		out = append(out, c.word)
-	}
-	return out, rows.Err()
+	return out
 }
+
+func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
 // narrow returns the ids of the columns a query is narrowed to (nil for
 // every column), or the error naming what does not exist.
@@ -259,57 +218,6 @@ func (ix *index) report(cols map[int64]bool) *env.ValueMatches {
 		out.LongSkipped += c.longSkipped
 	}
 	return out
-}
-
-// rank adds the BM25 score of every value that matches in one full-text
-// table to scores.
-func (ix *index) rank(ctx context.Context, table, match string, cols map[int64]bool, scores map[int64]float64) error {
-	// FTS4 matches by the table's own name, not an alias.
-	q := fmt.Sprintf("SELECT %[1]s.docid, matchinfo(%[1]s, 'pcnalx'), v.col_id FROM %[1]s JOIN vals v ON v.id = %[1]s.docid WHERE %[1]s MATCH ?", table)
-	rows, err := ix.db.QueryContext(ctx, q, match)
-	if err != nil {
-		return fmt.Errorf("value index: search: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id, col int64
-		var info []byte
-		if err := rows.Scan(&id, &info, &col); err != nil {
-			return fmt.Errorf("value index: search: %w", err)
-		}
-		if cols == nil || cols[col] {
-			scores[id] += bm25(info)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("value index: search: %w", err)
-	}
-	return nil
-}
-
-// bm25 scores one row from matchinfo 'pcnalx' of a one-column table:
-// phrases p, columns c, rows n, average length a, this row's length l,
-// then per phrase its hits here, its hits in all rows, and the rows it
-// is in.
-func bm25(info []byte) float64 {
-	v := make([]uint32, len(info)/4)
-	for i := range v {
-		v[i] = binary.NativeEndian.Uint32(info[4*i:])
-	}
-	if len(v) < 5 {
-		return 0
-	}
-	p, n, avg, length := int(v[0]), float64(v[2]), math.Max(float64(v[3]), 1), float64(v[4])
-	score := 0.0
-	for i := 0; i < p && 5+3*i+2 < len(v); i++ {
-		tf, docs := float64(v[5+3*i]), float64(v[5+3*i+2])
-		if tf == 0 {
-			continue
-		}
-		idf := math.Log(1 + (n-docs+0.5)/(docs+0.5))
-		score += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*length/avg))
-	}
-	return score
 }
 
 // best reads the n best-scored values.

@@ -21,6 +21,7 @@ type Store struct {
 	base context.Context    // builds run under it, not under a caller's context
 	stop context.CancelFunc // cancels base, in Close
 	bg   sync.WaitGroup     // builds and warm-ups running
+	run  *slots             // bounds the searches running at once
 
 	mu       sync.Mutex         // guards dbs, closed and released
 	dbs      map[string]*flight // by index file path
@@ -53,14 +54,19 @@ func New(cfg Config) (*Store, error) {
 	}
 	cfg.Dir = dir
 	base, stop := context.WithCancel(context.Background())
-	return &Store{cfg: cfg, base: base, stop: stop, dbs: map[string]*flight{}}, nil
+	return &Store{cfg: cfg, base: base, stop: stop, run: newSlots(cfg.MaxSearches), dbs: map[string]*flight{}}, nil
 }
+
+// Stats returns the searches' counters.
+func (s *Store) Stats() Stats { return s.run.snapshot() }
 
 // SearchValues answers q over database dbID of ds, open as db. A first
 // search of a database builds its index (or opens the one on disk); a
 // search that stops waiting for it (its ctx ends) gets an env.ErrUnavailable
 // *env.QueryError saying the index is still being built, and the build
-// goes on.
+// goes on. At most Config.MaxSearches searches run at once; one more
+// waits for a slot within ctx, then gets an env.ErrUnavailable saying
+// the searches are busy.
 func (s *Store) SearchValues(ctx context.Context, ds *env.Dataset, dbID string, db env.DB, q env.ValueQuery) (*env.ValueMatches, error) {
 	f, err := s.flight(ds, dbID, db)
 	if err != nil {
@@ -76,7 +82,12 @@ func (s *Store) SearchValues(ctx context.Context, ds *env.Dataset, dbID string, 
 	if f.err != nil {
 		return nil, env.NewQueryError(env.ErrUnavailable, "the value index of this database could not be built: "+f.err.Error())
 	}
-	return f.ix.search(ctx, q)
+	if err := s.run.acquire(ctx); err != nil {
+		return nil, err
+	}
+	var w work
+	defer s.run.release(&w)
+	return f.ix.search(ctx, q, &w)
 }
 
 // Prepare opens or builds the index of database dbID of ds, open as db,
