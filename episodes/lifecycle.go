@@ -120,7 +120,16 @@ func (m *Manager) CloseQueued(ctx context.Context, id string, ct *StepTicket) (*
 	if e := m.recentEntry(id); e != nil {
 		return e.summary, nil
 	}
-	return nil, fmt.Errorf("%w: no live or recent episode %q", ErrNotFound, id)
+	return nil, m.notFound(id)
+}
+
+// notFound is the error for an id no live or recent episode has: one
+// that ran before the server restarted, or ended longer ago than it
+// remembers, is in the trajectory store.
+func (m *Manager) notFound(id string) error {
+	return fmt.Errorf("%w: no live or recent episode %q; an episode that ended before this server started, "+
+		"or longer ago than --recent-episodes and --recent-bytes remember, is read from the trajectory store: %s",
+		ErrNotFound, id, m.cfg.TrajectoryStore)
 }
 
 // Get returns the trajectory of a live or recently ended episode.
@@ -166,7 +175,7 @@ func (m *Manager) get(id string) (json.RawMessage, *schemas.Trajectory, error) {
 	m.mu.Unlock()
 	switch {
 	case e == nil:
-		return nil, nil, fmt.Errorf("%w: no live or recent episode %q", ErrNotFound, id)
+		return nil, nil, m.notFound(id)
 	case enc == nil:
 		return nil, nil, fmt.Errorf("%w: episode %s ended (%s) and its record is no longer held in memory "+
 			"(the server's --recent-episodes and --recent-bytes); read it from the trajectory store: %s",

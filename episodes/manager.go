@@ -22,7 +22,12 @@ import (
 // Defaults of the Manager's memory bounds.
 const (
 	DefaultMaxTagsBytes = 64 << 10
-	DefaultRecentBytes  = 256 << 20
+	// DefaultMaxEpisodes is the backstop of live episodes: DefaultMaxLiveBytes
+	// over about 16 KiB an episode (an idle Spider episode keeps 5-8 KiB,
+	// docs/benchmarks.md), far past a GRPO batch of 512 prompts x 16
+	// samples (8,192).
+	DefaultMaxEpisodes = 65536
+	DefaultRecentBytes = 256 << 20
 )
 
 // Config configures a Manager. The zero value of each limit means its
@@ -49,7 +54,7 @@ type Config struct {
 	// prompt is the question and its evidence, as in the benchmarks).
 	PromptDescriptions bool
 	MaxTurnsLimit      int           // largest max_turns a reset may ask for (64)
-	MaxEpisodes        int           // live episodes at once (4096)
+	MaxEpisodes        int           // live episodes at once (DefaultMaxEpisodes); MaxLiveBytes is the bound that protects memory
 	IdleTimeout        time.Duration // idle time before an episode is abandoned (10m)
 	RecentEpisodes     int           // ended episodes remembered, for episode.get and episode.close (10000)
 	RecentBytes        int64         // bytes of ended trajectories kept whole for episode.get (256 MiB)
@@ -77,7 +82,7 @@ func (c *Config) setDefaults() {
 	}
 	def(&c.MaxTurns, 8)
 	def(&c.MaxTurnsLimit, 64)
-	def(&c.MaxEpisodes, 4096)
+	def(&c.MaxEpisodes, DefaultMaxEpisodes)
 	def(&c.RecentEpisodes, 10000)
 	def(&c.StepQueue, 16)
 	def(&c.MaxCallsPerTurn, DefaultMaxCallsPerTurn)

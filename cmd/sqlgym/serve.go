@@ -46,7 +46,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8765", "address to listen on")
 	fs.StringVar(&f.server.token, "token", "", "bearer token clients must send (empty: no authentication, allowed on a loopback --addr only)")
 	fs.BoolVar(&f.insecure, "insecure", false, "serve without --token on a non-loopback --addr (logged as a warning)")
-	fs.IntVar(&f.server.maxEpisodes, "max-episodes", 4096, "live episodes at once; more resets get error -32003")
+	fs.IntVar(&f.server.maxEpisodes, "max-episodes", episodes.DefaultMaxEpisodes,
+		"live episodes at once, a backstop: --max-live-bytes bounds their memory; more resets get error -32003")
 	fs.DurationVar(&f.server.idleTimeout, "idle-timeout", 10*time.Minute, "idle time after which an episode is abandoned")
 	bytesVar(fs, &f.server.frameBytes, "max-frame-bytes", 4<<20, "largest WebSocket frame or HTTP body accepted")
 	fs.DurationVar(&f.server.grace, "shutdown-grace", 30*time.Second, "how long shutdown waits for running steps")
@@ -74,6 +75,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkExposure(f.addr, f.server.token, f.insecure, log); err != nil {
 		return err
 	}
+	f.server.conns.exposed(f.addr, f.server.token, log)
 	return withProfile(&f.profile, func() error { return serve(ctx, &f, log, stdout) })
 }
 
