@@ -10,7 +10,10 @@ advantages the way GRPO does, and reads one trajectory back.
 
 Swap ``scripted_policy`` for a batched call to your inference engine: the
 policy gets the conversation of every episode still running and returns
-one completion each.
+one completion each: a string (a text action, here in the hermes format),
+or with ``--native`` the assistant message a native tool-calling endpoint
+returns (text beside its calls), which the server runs call by call and
+answers with one tool message per call.
 """
 
 from __future__ import annotations
@@ -27,21 +30,29 @@ from typing import Any, Dict, List
 from sqlgym import DEFAULT_URL, Client, Policy, Rollout, run_batch
 
 
-def scripted_policy(rng: random.Random) -> Policy:
+def scripted_policy(rng: random.Random, native: bool = False) -> Policy:
     """A stand-in for the model. Turn 1: inspect the schema. Turn 2: count
     the rows of a table picked at random, misspelled now and then, so that
-    the episodes of a group earn different rewards."""
+    the episodes of a group earn different rewards. With native, each
+    completion is an assistant message with the call in tool_calls."""
 
-    def policy(conversations: List[List[Dict[str, Any]]]) -> List[str]:
-        out = []
+    def policy(conversations: List[List[Dict[str, Any]]]) -> List[Any]:
+        out: List[Any] = []
         for conv in conversations:
             if conv[-1]["role"] != "tool":
                 call = {"name": "inspect_schema", "arguments": {}}
+                text = "I will look at the tables first."
             else:
                 tables = re.findall(r"^(\w+)\(", conv[-1]["content"], re.MULTILINE) or ["sqlite_master"]
                 table = rng.choice(tables) + ("_typo" if rng.random() < 0.3 else "")
                 call = {"name": "submit", "arguments": {"sql": f"SELECT count(*) FROM {table}"}}
-            out.append(f"<tool_call>\n{json.dumps(call)}\n</tool_call>")
+                text = f"Counting the rows of {table}."
+            if native:
+                out.append({"role": "assistant", "content": text, "tool_calls": [
+                    {"id": f"call_{len(conv)}", "type": "function",
+                     "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])}}]})
+            else:
+                out.append(f"{text}\n<tool_call>\n{json.dumps(call)}\n</tool_call>")
         return out
 
     return policy
@@ -70,11 +81,12 @@ def main(argv: List[str]) -> int:
     p.add_argument("--group-size", type=int, default=4, help="episodes per task")
     p.add_argument("--policy-version", default="scripted-0", help="stored in each trajectory's tags")
     p.add_argument("--seed", type=int, default=0, help="seed of the scripted policy")
+    p.add_argument("--native", action="store_true", help="step with assistant messages (native tool calls) instead of text")
     args = p.parse_args(argv)
 
     with Client(args.url, token=args.token) as client:
         tasks = client.tasks(dataset=args.dataset, limit=args.tasks)["tasks"]
-        policy = scripted_policy(random.Random(args.seed))
+        policy = scripted_policy(random.Random(args.seed), native=args.native)
         rollouts = run_batch(client, policy, [t["task_id"] for t in tasks],
                              group_size=args.group_size, tags={"policy": args.policy_version, "batch": 0},
                              max_turns=4)
@@ -91,6 +103,8 @@ def main(argv: List[str]) -> int:
         for step in record["steps"]:
             print(f"  turn {step['turn']} {step['tool']:<15} reward {step['reward']:+.2f} "
                   f"{step['observation'].splitlines()[0][:60]}")
+            if "content" in step:  # the text the model wrote beside its calls
+                print(f"         text: {step['content'][:60]}")
     return 0
 
 

@@ -530,11 +530,16 @@ class AsyncClient:
 
     async def step(self, episode_id: str, text: Optional[str] = None, tool: Optional[str] = None,
                    arguments: Optional[Dict[str, Any]] = None,
-                   completion_tokens: Optional[int] = None) -> Dict[str, Any]:
-        """``episode.step``: one turn, the model's whole completion (``text``)
-        or a parsed call (``tool``, ``arguments``); see :meth:`sqlgym.Client.step`.
-        Bad SQL and unparseable text are observations, not exceptions."""
-        return await self.call("episode.step", step_params(episode_id, text, tool, arguments, completion_tokens))
+                   completion_tokens: Optional[int] = None, *, message: Any = None,
+                   prompt_tokens: Optional[int] = None, finish_reason: Optional[str] = None) -> Dict[str, Any]:
+        """``episode.step``: one turn, the model's whole completion (``text``),
+        a parsed call (``tool``, ``arguments``), or its reply as an assistant
+        message (``message``, whose calls all run, answered one tool message
+        each in ``observations``); see :meth:`sqlgym.Client.step`. Bad SQL
+        and unparseable text are observations, not exceptions."""
+        return await self.call("episode.step", step_params(episode_id, text, tool, arguments, completion_tokens,
+                                                           message=message, prompt_tokens=prompt_tokens,
+                                                           finish_reason=finish_reason))
 
     async def close_episode(self, episode_id: str) -> Dict[str, Any]:
         """``episode.close``: ends (as ``no_submit`` if still running) and

@@ -42,7 +42,7 @@ from .errors import (CAPACITY_REACHED, DEFAULT_URL, EPISODE_BUSY, EPISODE_ENDED,
                      INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, NOT_FOUND,
                      PARSE_ERROR, PROTOCOL, CallTimeout, ConnectionClosed, RPCError, SQLGymError,
                      TransportError)
-from .jsonrpc import drop_none, encode_request, replies, reset_params, result_of, step_params
+from .jsonrpc import assistant_message, drop_none, encode_request, replies, reset_params, result_of, step_params
 from .websocket import USER_AGENT, WebSocket, accept_key, connect_websocket, encode_frame
 
 __all__ = [
@@ -370,21 +370,33 @@ class Client:
 
     def step_async(self, episode_id: str, text: Optional[str] = None, tool: Optional[str] = None,
                    arguments: Optional[Dict[str, Any]] = None,
-                   completion_tokens: Optional[int] = None) -> Future:
+                   completion_tokens: Optional[int] = None, *, message: Any = None,
+                   prompt_tokens: Optional[int] = None, finish_reason: Optional[str] = None) -> Future:
         """``episode.step`` without waiting (see :meth:`step`)."""
-        return self.call_async("episode.step", step_params(episode_id, text, tool, arguments, completion_tokens))
+        return self.call_async("episode.step", step_params(episode_id, text, tool, arguments, completion_tokens,
+                                                           message=message, prompt_tokens=prompt_tokens,
+                                                           finish_reason=finish_reason))
 
     def step(self, episode_id: str, text: Optional[str] = None, tool: Optional[str] = None,
              arguments: Optional[Dict[str, Any]] = None,
-             completion_tokens: Optional[int] = None) -> Dict[str, Any]:
+             completion_tokens: Optional[int] = None, *, message: Any = None,
+             prompt_tokens: Optional[int] = None, finish_reason: Optional[str] = None) -> Dict[str, Any]:
         """``episode.step``: one turn, either the model's whole completion
-        (``text``, parsed with the episode's action format) or a call the
-        client parsed (``tool`` and ``arguments``). ``completion_tokens``,
-        the completion's length as the inference server reported it, is
-        recorded with the step and paid by the reward's length term.
+        (``text``, parsed with the episode's action format), a call the
+        client parsed (``tool`` and ``arguments``), or the model's reply as
+        an assistant message (``message``: a chat endpoint's message, a dict
+        or an ``openai`` message object, see
+        :func:`sqlgym.jsonrpc.assistant_message`), whose calls all run, in
+        order. ``completion_tokens``, the completion's length as the
+        inference server reported it, is recorded with the step and paid by
+        the reward's length term; ``prompt_tokens`` and ``finish_reason``
+        are recorded.
 
-        Returns ``{observation, reward, terminated, truncated, info}``. Bad
-        SQL, timeouts and unparseable text are observations with
+        Returns ``{observation, reward, terminated, truncated, info}``, and
+        for a message (or a hermes text) ``observations``: one tool message
+        per call, ``{role: "tool", tool_call_id, name, content}``, in call
+        order, and ``info["calls"]`` with what each call earned. Bad SQL,
+        timeouts and unparseable text are observations with
         ``info["error"]``, not exceptions.
 
         A :class:`CallTimeout` (or a :class:`ConnectionClosed` after the
@@ -393,7 +405,8 @@ class Client:
         :meth:`episode` (``episode.get``) shows the steps the server
         recorded; check it before sending the step again.
         """
-        return self._wait(self.step_async(episode_id, text, tool, arguments, completion_tokens), "episode.step")
+        return self._wait(self.step_async(episode_id, text, tool, arguments, completion_tokens, message=message,
+                                          prompt_tokens=prompt_tokens, finish_reason=finish_reason), "episode.step")
 
     def close_episode_async(self, episode_id: str) -> Future:
         """``episode.close`` without waiting."""
@@ -491,6 +504,14 @@ class SQLEnv:
     ``messages`` keeps the whole conversation so far, and ``tools`` the
     tool schemas for the chat template's ``tools=`` argument.
 
+    ``step`` also takes the model's reply as an assistant message (a dict
+    or an ``openai`` message object, from a native tool-calling endpoint):
+    every call runs, in order, and ``messages`` gains the message as sent
+    and one tool message per call (``observations``), each answering its
+    call's id, which is what the model's next request holds (a call with
+    no id is given ``call_<turn>_<i>`` before it is sent). The step's
+    ``observation`` is then every tool message's content, in order.
+
     ``reset_kwargs`` are :meth:`Client.reset`'s (``task_id``, ``dataset``,
     ``seed``, ``max_turns``, ``action_format``, ``reward``, ``tags``). Many
     SQLEnvs may share one Client; the ``*_async`` methods return Futures so
@@ -539,11 +560,14 @@ class SQLEnv:
         info = {k: r[k] for k in ("episode_id", "task", "tools", "max_turns", "action_format")}
         return list(self.messages), info
 
-    def step(self, completion_text: str) -> Tuple[Dict[str, Any], float, bool, bool, Dict[str, Any]]:
-        """Sends the model's completion; see the class docstring."""
-        return self.client._wait(self.step_async(completion_text), "episode.step")
+    def step(self, completion_text: Any, **usage: Any) -> Tuple[Dict[str, Any], float, bool, bool, Dict[str, Any]]:
+        """Sends the model's completion (a str), or its reply as an assistant
+        message (a dict, or an ``openai`` message object); see the class
+        docstring. ``usage`` are :meth:`Client.step`'s ``completion_tokens``,
+        ``prompt_tokens`` and ``finish_reason``."""
+        return self.client._wait(self.step_async(completion_text, **usage), "episode.step")
 
-    def step_async(self, completion_text: str) -> Future:
+    def step_async(self, completion_text: Any, **usage: Any) -> Future:
         """:meth:`step` without waiting."""
         if self.episode_id is None:
             raise RuntimeError("SQLEnv.step: call reset() first")
@@ -554,8 +578,18 @@ class SQLEnv:
                                "so messages may lack it (client.episode(env.episode_id) shows what the server "
                                "recorded); call reset()")
         ep = self.episode_id
-        fut = self.client.step_async(ep, text=completion_text)
-        out = _then(fut, lambda r: self._on_step(completion_text, r))
+        if isinstance(completion_text, str):
+            fut = self.client.step_async(ep, text=completion_text, **usage)
+            sent: Dict[str, Any] = {"role": "assistant", "content": completion_text}
+        else:
+            sent = assistant_message(completion_text)
+            for i, call in enumerate(sent.get("tool_calls", [])):
+                # as the server would name it, so that the message kept and recorded matches its tool message
+                call.setdefault("id", f"call_{len(self.rewards) + 1}_{i}")
+                call.setdefault("type", "function")
+            fut = self.client.step_async(ep, message=sent, **usage)
+        is_message = not isinstance(completion_text, str)
+        out = _then(fut, lambda r: self._on_step(sent, is_message, r))
         out.add_done_callback(lambda o: self._gave_up(ep) if o.cancelled() else None)
         return out
 
@@ -563,9 +597,16 @@ class SQLEnv:
         if self.episode_id == episode_id:
             self.in_doubt = True
 
-    def _on_step(self, text: str, r: Dict[str, Any]) -> Tuple[Dict[str, Any], float, bool, bool, Dict[str, Any]]:
+    def _on_step(self, sent: Dict[str, Any], is_message: bool,
+                 r: Dict[str, Any]) -> Tuple[Dict[str, Any], float, bool, bool, Dict[str, Any]]:
         obs = r["observation"]
-        self.messages += [{"role": "assistant", "content": text}, obs]
+        self.messages.append(sent)
+        if not is_message:
+            self.messages.append(obs)
+        elif r.get("observations"):
+            self.messages += r["observations"]  # a tool message per call, each answering its call's id
+        else:
+            self.messages.append({"role": "user", "content": obs["content"]})  # no call awaits a tool message
         self.rewards.append(r["reward"])
         self.done = bool(r["terminated"] or r["truncated"])
         self.outcome = r["info"].get("outcome", self.outcome)
@@ -588,7 +629,8 @@ class Rollout:
     task: Dict[str, Any]
     tags: Dict[str, Any]
     messages: List[Dict[str, Any]]
-    """The prompt, then each assistant completion and the tool message after it."""
+    """The prompt, then each assistant completion and the tool message after it (for an
+    assistant message: the message, then one tool message per call)."""
     rewards: List[float]
     """The reward of each step; their sum is ``total_reward``."""
     outcome: str
@@ -598,8 +640,9 @@ class Rollout:
     """The ``episode.close`` result, with ``reward_components``."""
 
 
-Policy = Callable[[List[List[Dict[str, Any]]]], Sequence[str]]
-"""Maps the conversations of the episodes still running to one completion each."""
+Policy = Callable[[List[List[Dict[str, Any]]]], Sequence[Any]]
+"""Maps the conversations of the episodes still running to one completion each: a
+string (a text action), or an assistant message (a dict) from a native tool-calling model."""
 
 
 def run_batch(client: Client, policy_fn: Policy, task_ids: Sequence[Optional[str]], *,

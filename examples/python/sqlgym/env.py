@@ -12,7 +12,10 @@ are text, which Gymnasium's ``Box``/``Discrete`` cannot describe, so
   messages ready for a chat template: the prompt after ``reset``, then
   each assistant completion and the tool message that answered it.
 - The action is the model's whole completion (a string), parsed by the
-  server with the episode's action format.
+  server with the episode's action format, or its reply as an assistant
+  message (a dict with ``role: "assistant"``, or an ``openai`` message
+  object) from a native tool-calling endpoint: every call runs, in order,
+  and the conversation gains the message and a tool message per call.
 - ``seed`` draws the task deterministically (the same seed gives the same
   task); ``options`` are ``episode.reset`` params for this episode
   (``task_id``, ``dataset``, ``max_turns``, ``action_format``, ``reward``,
@@ -21,6 +24,7 @@ are text, which Gymnasium's ``Box``/``Discrete`` cannot describe, so
 
 from __future__ import annotations
 
+import json
 from typing import Any, Dict, List, Optional, Tuple
 
 from .client import Client, SQLEnv
@@ -73,21 +77,27 @@ class SQLGymEnv:
         _, info = self._episode.reset(**overrides)
         return list(self._episode.messages), info
 
-    def step(self, action: str) -> Tuple[Messages, float, bool, bool, Dict[str, Any]]:
-        """Sends the completion ``action``; returns the conversation with it
-        and its answer, the step's reward, whether the episode ended by a
-        submit (terminated) or by the turn budget (truncated), and the
-        server's ``info`` (``outcome`` once ended)."""
-        if not isinstance(action, str):
-            raise TypeError(f"SQLGymEnv.step: the action is the model's completion, a str, not {type(action).__name__}")
-        _, reward, terminated, truncated, info = self._episode.step(action)
+    def step(self, action: Any, **usage: Any) -> Tuple[Messages, float, bool, bool, Dict[str, Any]]:
+        """Sends the completion ``action`` (or the assistant message); returns
+        the conversation with it and its answers, the step's reward, whether
+        the episode ended by a submit (terminated) or by the turn budget
+        (truncated), and the server's ``info`` (``outcome`` once ended;
+        ``calls`` for a message). ``usage`` are
+        :meth:`sqlgym.Client.step`'s ``completion_tokens``, ``prompt_tokens``
+        and ``finish_reason``."""
+        if hasattr(action, "model_dump"):
+            action = action.model_dump()
+        if not isinstance(action, str) and not (isinstance(action, dict) and action.get("role") == "assistant"):
+            raise TypeError("SQLGymEnv.step: the action is the model's completion (a str) or its assistant message "
+                            f"(a dict with role 'assistant'), not {type(action).__name__}")
+        _, reward, terminated, truncated, info = self._episode.step(action, **usage)
         return list(self._episode.messages), reward, terminated, truncated, info
 
     def render(self) -> Optional[str]:
         """With ``render_mode="ansi"``, the conversation as text."""
         if self.render_mode != "ansi":
             return None
-        return "\n".join(f"[{m['role']}] {m['content']}" for m in self._episode.messages)
+        return "\n".join(_rendered(m) for m in self._episode.messages)
 
     def close(self) -> None:
         """Closes the episode if it is still running, and the client if the env opened it."""
@@ -96,3 +106,13 @@ class SQLGymEnv:
             ep.close()
         if self._owns_client:
             self.client.close()
+
+
+def _rendered(m: Dict[str, Any]) -> str:
+    """One message as a line of text: its role, its content, and its calls."""
+    line = f"[{m['role']}] {m.get('content') or ''}".rstrip()
+    for call in m.get("tool_calls") or []:
+        fn = call.get("function", {})
+        args = fn.get("arguments", "")
+        line += f"\n  call {call.get('id', '')} {fn.get('name', '')} {args if isinstance(args, str) else json.dumps(args)}"
+    return line

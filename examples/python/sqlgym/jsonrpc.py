@@ -56,18 +56,71 @@ def reset_params(task_id: Optional[str] = None, dataset: Optional[str] = None, s
 
 def step_params(episode_id: str, text: Optional[str] = None, tool: Optional[str] = None,
                 arguments: Optional[Dict[str, Any]] = None,
-                completion_tokens: Optional[int] = None) -> Dict[str, Any]:
-    """The params of ``episode.step``: exactly one of ``text`` (a completion)
-    or ``tool`` (a parsed call, with ``arguments``), and the completion's
-    token count as ``usage`` when given (recorded, and paid by the reward's
-    length term)."""
-    if (text is None) == (tool is None):
-        raise ValueError("step: give exactly one of text (a completion) or tool (a parsed call)")
-    action: Dict[str, Any] = {"text": text} if text is not None else {"tool": tool, "arguments": arguments or {}}
+                completion_tokens: Optional[int] = None, *, message: Any = None,
+                prompt_tokens: Optional[int] = None, finish_reason: Optional[str] = None) -> Dict[str, Any]:
+    """The params of ``episode.step``: exactly one of ``text`` (a completion),
+    ``tool`` (a parsed call, with ``arguments``) or ``message`` (the model's
+    reply as an assistant message, see :func:`assistant_message`); the
+    completion's token counts as ``usage`` when given (recorded, and
+    ``completion_tokens`` paid by the reward's length term), and the
+    completion's ``finish_reason`` (recorded)."""
+    if sum(a is not None for a in (text, tool, message)) != 1:
+        raise ValueError("step: give exactly one of text (a completion), tool (a parsed call) "
+                         "or message (an assistant message)")
+    if message is not None:
+        action: Dict[str, Any] = {"message": assistant_message(message)}
+    elif text is not None:
+        action = {"text": text}
+    else:
+        action = {"tool": tool, "arguments": arguments or {}}
     params: Dict[str, Any] = {"episode_id": episode_id, "action": action}
-    if completion_tokens is not None:
-        params["usage"] = {"completion_tokens": completion_tokens}
+    usage = drop_none(completion_tokens=completion_tokens, prompt_tokens=prompt_tokens)
+    if usage:
+        usage.setdefault("completion_tokens", 0)
+        params["usage"] = usage
+    if finish_reason is not None:
+        params["finish_reason"] = finish_reason
     return params
+
+
+MESSAGE_KEYS = ("role", "content", "reasoning_content", "tool_calls")
+"""The members of an assistant message that ``episode.step`` takes."""
+
+
+def assistant_message(message: Any) -> Dict[str, Any]:
+    """An assistant message as ``episode.step`` takes it, from a chat
+    endpoint's: a dict, or an object with ``model_dump()`` (the ``openai``
+    package's ``ChatCompletionMessage``). It keeps ``role`` (default
+    ``"assistant"``), ``content`` (a string or None), ``reasoning_content``
+    (or ``reasoning``, as newer servers name it) and ``tool_calls``, each
+    call as ``{id, type, function: {name, arguments}}`` with its arguments
+    as given (a JSON string, or an object); members the protocol does not
+    take (``refusal``, ``audio``, ``annotations``, a call's ``index``, ...)
+    are dropped, since the server refuses unknown members."""
+    if hasattr(message, "model_dump"):
+        message = message.model_dump()
+    if not isinstance(message, dict):
+        raise TypeError(f"message: want a dict (an assistant message), not {type(message).__name__}")
+    out: Dict[str, Any] = {"role": message.get("role") or "assistant", "content": message.get("content")}
+    reasoning = message.get("reasoning_content")
+    if reasoning is None:
+        reasoning = message.get("reasoning")
+    if reasoning is not None:
+        out["reasoning_content"] = reasoning
+    calls = message.get("tool_calls")
+    if calls:
+        out["tool_calls"] = [_tool_call(c) for c in calls]
+    return out
+
+
+def _tool_call(call: Any) -> Dict[str, Any]:
+    """One call of an assistant message, with the members the protocol takes."""
+    if not isinstance(call, dict):
+        raise TypeError(f"message: a tool call is a dict, not {type(call).__name__}")
+    fn = call.get("function") or {}
+    out: Dict[str, Any] = drop_none(id=call.get("id"), type=call.get("type"))
+    out["function"] = drop_none(name=fn.get("name", ""), arguments=fn.get("arguments"))
+    return out
 
 
 def replies(msg: str) -> Iterator[Tuple[int, Dict[str, Any]]]:
