@@ -29,6 +29,20 @@
 // MaxValues values, and a build stops at BuildTimeout. Searches report
 // what was left out, so the model is told.
 //
+// One search's work does not grow with the index: it takes the query's
+// first maxQueryWords words and maxQueryGrams trigrams, its typo pass
+// compares at most maxComparisons stored words (read through indexes of
+// the vocabulary by the query word's first or last part), and it scores
+// at most maxScored values, rarest terms first; the reply says what a
+// bound cut. At most MaxSearches searches run at once, so they leave
+// CPUs to other work.
+//
+// Only regular files are opened as index files (checked with Lstat
+// first: opening a named pipe would block); anything else at an index
+// path is refused, naming it. Close waits for the builds under way at
+// most CloseTimeout. CheckOutside tells a caller whether an index
+// directory lies inside a dataset's.
+//
 // The package imports env and mattn/go-sqlite3 (it is, with env/sqlite,
 // a cgo package) and golang.org/x/text for accent folding.
 package valueindex
