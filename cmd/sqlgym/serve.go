@@ -75,6 +75,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkExposure(f.addr, f.server.token, f.insecure, log); err != nil {
 		return err
 	}
+	f.server.conns.exposed(f.addr, f.server.token, log)
 	return withProfile(&f.profile, func() error { return serve(ctx, &f, log, stdout) })
 }
 

@@ -2,14 +2,12 @@ package rpc
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,7 +23,7 @@ type ServerConfig struct {
 	Dispatcher    *Dispatcher
 	Registry      *prometheus.Registry // the manager's (Manager.Metrics().Registry): /metrics serves it, the transport's metrics join it
 	Logger        *zap.Logger
-	Token         string        // when set, /v1/ws and /v1/rpc need "Authorization: Bearer <Token>"
+	Token         string        // when set, /v1/ws and /v1/rpc need "Authorization: Bearer <Token>" (or, on an upgrade, its subprotocol: auth.go)
 	MaxFrameBytes int64         // largest frame or request body read (4 MiB)
 	MaxInFlight   int           // frames in flight per connection (4096)
 	PingInterval  time.Duration // how often the server pings (30s)
@@ -45,6 +43,17 @@ type ServerConfig struct {
 	MaxTCPConnections int
 	IdleConnTimeout   time.Duration // how long a keep-alive HTTP connection may wait for its next request (60s)
 	HeaderTimeout     time.Duration // how long a request's headers may take to arrive, from the connection or its first byte (10s)
+
+	// Without a Token, /v1/ws and /v1/rpc answer only requests addressed
+	// to a loopback name or address and sent by no page, or a loopback
+	// page (guard.go). AllowedOrigins are further Origin values accepted
+	// (scheme://host[:port], as browsers send them); AllowedHosts further
+	// Host names; AllowIPHosts accepts any IP address as the Host, for a
+	// server listening beyond loopback without a token (sqlgym serve
+	// --insecure): a DNS rebinding attack arrives under a name.
+	AllowedOrigins []string
+	AllowedHosts   []string
+	AllowIPHosts   bool
 
 	// ReplyDelay is how long a reply may wait for the replies of the
 	// other frames its socket is running, so that one write sends them
@@ -119,6 +128,7 @@ type Server struct {
 	cancel   context.CancelFunc
 	upgrader websocket.Upgrader
 	metrics  *metrics
+	guard    *guard
 	reading  *readBudget  // bytes of messages being received
 	workers  *workers     // the goroutines jobs run on
 	open     atomic.Int64 // WebSockets and HTTP RPC requests being served
@@ -137,6 +147,7 @@ func NewServer(ctx context.Context, cfg ServerConfig) *Server {
 	s := &Server{cfg: cfg, conns: map[*wsConn]struct{}{}, reading: newReadBudget(cfg.MaxReadingBytes), workers: newWorkers(workerIdle)}
 	s.base, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	s.metrics = newMetrics(cfg.Registry)
+	s.guard = newGuard(&s.cfg)
 	countReading(cfg.Registry, s.reading.inUse)
 	s.upgrader = websocket.Upgrader{
 		// A write buffer is taken from the pool only while a reply is
@@ -145,7 +156,8 @@ func NewServer(ctx context.Context, cfg ServerConfig) *Server {
 		// payloads are read past it, straight into the frame's buffer.
 		ReadBufferSize:  readBufferSize,
 		WriteBufferSize: writeChunk, WriteBufferPool: &sync.Pool{},
-		CheckOrigin: func(*http.Request) bool { return true }, // not a browser API; the token guards it
+		CheckOrigin:  func(*http.Request) bool { return true }, // the token, or without one the guard, has checked it
+		Subprotocols: []string{subprotocol},                    // selected when offered: a browser that sends the token as one needs a reply
 	}
 	return s
 }
@@ -153,33 +165,11 @@ func NewServer(ctx context.Context, cfg ServerConfig) *Server {
 // Handler returns the server's HTTP routes.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /v1/ws", s.authorized(s.handleWS))
-	mux.HandleFunc("POST /v1/rpc", s.authorized(s.handleRPC))
+	mux.HandleFunc("GET /v1/ws", s.guarded(s.authorized(s.handleWS)))
+	mux.HandleFunc("POST /v1/rpc", s.guarded(s.authorized(jsonOnly(s.handleRPC))))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.cfg.Registry, promhttp.HandlerOpts{}))
 	return mux
-}
-
-// authorized checks the bearer token, when the server has one.
-func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
-	if s.cfg.Token == "" {
-		return h
-	}
-	want := []byte(s.cfg.Token)
-	return func(w http.ResponseWriter, r *http.Request) {
-		// RFC 9110 section 11: the scheme is case-insensitive and one or
-		// more spaces part it from the token; the token is compared in
-		// constant time.
-		scheme, token, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
-		bearer := strings.EqualFold(scheme, "Bearer")
-		match := subtle.ConstantTimeCompare([]byte(strings.TrimLeft(token, " ")), want) == 1
-		if !bearer || !match {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="sqlgym"`)
-			refuse(w, http.StatusUnauthorized, "unauthorized: send Authorization: Bearer <token> (the server's --token)")
-			return
-		}
-		h(w, r)
-	}
 }
 
 // refuse answers a request the server does not serve, and has its
