@@ -14,7 +14,7 @@ var opSQL = [...]string{
 		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17)
 		ON CONFLICT (episode_id) DO NOTHING`,
 	opStep: `INSERT INTO sqlgym_steps (` + stepColumns + `)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14)
 		ON CONFLICT (episode_id, turn) DO NOTHING`,
 	opEnd: `INSERT INTO sqlgym_episodes (` + episodeColumns + `)
 		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17)

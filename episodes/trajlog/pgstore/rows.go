@@ -15,8 +15,26 @@ const (
 		action_format, max_turns, messages, server_version, started_at, ended_at, outcome,
 		final_reward, total_reward, close_components`
 	stepColumns = `episode_id, turn, tool, action, arguments, observation, error, result_meta,
-		reward, reward_components, outcome, elapsed_ms, at`
+		reward, reward_components, outcome, elapsed_ms, at, extra`
 )
+
+// stepExtra is the part of a step record the extra column keeps: what a
+// step carries beside protocol v1's fields. Its JSON names are the
+// record's, so it decodes into a StepRecord.
+type stepExtra struct {
+	Usage        *schemas.Usage       `json:"usage,omitempty"`
+	Content      *string              `json:"content,omitempty"`
+	Calls        []schemas.CallRecord `json:"calls,omitempty"`
+	FinishReason string               `json:"finish_reason,omitempty"`
+}
+
+// extraValue is the extra column of a step: NULL when it has none of it.
+func extraValue(s *schemas.StepRecord) ([]byte, error) {
+	if s.Usage == nil && s.Content == nil && len(s.Calls) == 0 && s.FinishReason == "" {
+		return nil, nil
+	}
+	return jsonValue(stepExtra{Usage: s.Usage, Content: s.Content, Calls: s.Calls, FinishReason: s.FinishReason})
+}
 
 // encodeEpisode turns t into the values of episodeColumns. Unless ended,
 // the episode is written as begun: no end time and no outcome, whatever t
@@ -88,9 +106,13 @@ func encodeStep(episodeID string, s *schemas.StepRecord) ([]any, error) {
 	if err := checkText(episodeID, s.Tool, s.Observation, s.Outcome); err != nil {
 		return nil, fmt.Errorf("step %d: %w", s.Turn, err)
 	}
+	extra, err := extraValue(s)
+	if err != nil {
+		return nil, err
+	}
 	return []any{
 		episodeID, s.Turn, s.Tool, action, args, s.Observation, toolErr, meta,
-		s.Reward, comps, nullText(s.Outcome), s.ElapsedMS, s.At,
+		s.Reward, comps, nullText(s.Outcome), s.ElapsedMS, s.At, extra,
 	}, nil
 }
 

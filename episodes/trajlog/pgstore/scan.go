@@ -64,11 +64,11 @@ func scanStep(rows pgx.Rows) (string, schemas.StepRecord, error) {
 		id                        string
 		st                        schemas.StepRecord
 		action, args, toolErr, rm []byte
-		comps                     []byte
+		comps, extra              []byte
 		outcome                   *string
 	)
 	err := rows.Scan(&id, &st.Turn, &st.Tool, &action, &args, &st.Observation, &toolErr, &rm,
-		&st.Reward, &comps, &outcome, &st.ElapsedMS, &st.At)
+		&st.Reward, &comps, &outcome, &st.ElapsedMS, &st.At, &extra)
 	if err != nil {
 		return "", st, err
 	}
@@ -80,7 +80,7 @@ func scanStep(rows pgx.Rows) (string, schemas.StepRecord, error) {
 	for _, d := range []struct {
 		raw []byte
 		v   any
-	}{{action, &st.Action}, {toolErr, &st.Error}, {rm, &st.ResultMeta}, {comps, &st.RewardComponents}} {
+	}{{action, &st.Action}, {toolErr, &st.Error}, {rm, &st.ResultMeta}, {comps, &st.RewardComponents}, {extra, &st}} {
 		if err := decode(d.raw, d.v); err != nil {
 			return "", st, fmt.Errorf("episode %s step %d: %w", id, st.Turn, err)
 		}

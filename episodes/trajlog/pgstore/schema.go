@@ -57,6 +57,10 @@ var ddl = []string{
 		at                timestamptz NOT NULL,
 		PRIMARY KEY (episode_id, turn)
 	)`,
+	// extra holds what a step records beside the columns above, when it
+	// has any: usage, content, calls and finish_reason (stepExtra). Added
+	// to a table made before it, empty for the steps already there.
+	`ALTER TABLE sqlgym_steps ADD COLUMN IF NOT EXISTS extra jsonb`,
 }
 
 // migrate creates schema (when not empty) and the tables in one

@@ -130,6 +130,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	want[1].Tags = nil
 	want[1].CloseComponents = map[string]float64{"final.no_submit": -0.2}
+	messageTurn(&want[0].Steps[0])
 	for _, tr := range want {
 		record(t, s, tr)
 	}
