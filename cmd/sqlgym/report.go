@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"path/filepath"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/internal/rollout"
 	"github.com/sqlgym/sqlgym/internal/rollout/report"
-	"github.com/sqlgym/sqlgym/schemas"
+	"github.com/sqlgym/sqlgym/reward/judge"
 )
 
 // ReportFile is the machine-readable report in a rollout's --out folder.
@@ -89,32 +90,46 @@ func (f *reportFlags) reportOptions(ctx context.Context) (report.Options, func()
 	if err != nil {
 		return o, nil, err
 	}
-	cat, _, _ := f.stack.engines(nil)
+	cat, _, jdg := f.stack.engines(nil)
 	o.Voter = &rollout.Voter{Catalog: cat, Datasets: dss}
+	o.Tables = &tableReader{catalog: cat, datasets: dss, judge: jdg}
 	return o, func() { cat.Close() }, nil
 }
 
 // writeReports reads the selected episodes and prints their report (one
-// per value of the by tag, when given), writing report.json into out.
+// per value of the by tag, when given), writing report.json into out. It
+// streams: each report keeps per-task aggregates, never the episodes,
+// and reads the episodes a second time only for a report some sample of
+// which ended more than once (report.Builder.Again).
 func writeReports(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter, o report.Options, by, out string, stdout io.Writer) error {
-	groups := map[string][]*schemas.Trajectory{}
+	builders := map[string]*report.Builder{}
 	var order []string
-	err := rd.Episodes(ctx, flt, func(r *trajlog.Record) error {
-		k := ""
-		if by != "" {
-			k = tagValue(r.Tags, by)
-		}
-		if _, ok := groups[k]; !ok {
+	err := feedReports(ctx, rd, flt, by, func(k string) *report.Builder {
+		b := builders[k]
+		if b == nil {
+			b = report.NewBuilder(o)
+			builders[k] = b
 			order = append(order, k)
 		}
-		groups[k] = append(groups[k], &r.Trajectory)
-		return nil
+		return b
 	})
 	if err != nil {
 		return err
 	}
 	if len(order) == 0 {
 		return fmt.Errorf("no recorded episode matches")
+	}
+	again := map[string]*report.Builder{}
+	for k, b := range builders {
+		if nb := b.Again(); nb != nil {
+			again[k] = nb
+		}
+	}
+	if len(again) > 0 {
+		if err := feedReports(ctx, rd, flt, by, func(k string) *report.Builder { return again[k] }); err != nil {
+			return err
+		}
+		maps.Copy(builders, again)
 	}
 	for i, k := range order {
 		if i > 0 {
@@ -123,15 +138,29 @@ func writeReports(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter, o 
 		if by != "" {
 			fmt.Fprintf(stdout, "%s = %s\n", by, orUntagged(k))
 		}
-		if err := writeOneReport(ctx, groups[k], o, out, reportName(by, k), stdout); err != nil {
+		if err := writeOneReport(builders[k].Report(), out, reportName(by, k), stdout); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func writeOneReport(ctx context.Context, eps []*schemas.Trajectory, o report.Options, out, name string, stdout io.Writer) error {
-	rep := report.Build(ctx, eps, o)
+// feedReports gives each selected episode to the builder of its by-tag
+// value (none when builder returns nil).
+func feedReports(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter, by string, builder func(string) *report.Builder) error {
+	return rd.Episodes(ctx, flt, func(r *trajlog.Record) error {
+		k := ""
+		if by != "" {
+			k = tagValue(r.Tags, by)
+		}
+		if b := builder(k); b != nil {
+			b.Add(ctx, &r.Trajectory)
+		}
+		return nil
+	})
+}
+
+func writeOneReport(rep *report.Report, out, name string, stdout io.Writer) error {
 	if out != "" {
 		path := filepath.Join(out, name)
 		err := writeFile(path, func(w io.Writer) error {
@@ -186,7 +215,9 @@ func (rs *rolloutSetup) report(ctx context.Context, f *rolloutFlags, stdout io.W
 	if err != nil {
 		return err
 	}
-	o := report.Options{Voter: &rollout.Voter{Catalog: rs.catalog, Datasets: rs.datasets}, Usage: usage}
+	jdg := judge.New(judge.Config{PredTimeout: f.stack.submitTimeout, GoldTimeout: f.stack.goldTimeout})
+	o := report.Options{Voter: &rollout.Voter{Catalog: rs.catalog, Datasets: rs.datasets},
+		Tables: &tableReader{catalog: rs.catalog, datasets: rs.datasets, judge: jdg}, Usage: usage}
 	flt := trajlog.Filter{Tags: map[string]string{rollout.TagRun: f.run}}
 	if err := writeReports(ctx, rs.reader, flt, o, "", f.out, stdout); err != nil {
 		return err

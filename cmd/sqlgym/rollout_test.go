@@ -67,9 +67,11 @@ func TestRolloutThenReport(t *testing.T) {
 	}
 }
 
-// dropVote removes sc_vote from a report.json and its breakdowns.
+// dropVote removes sc_vote from a report.json and its breakdowns, and
+// no_table_read_check (without --dataset: by SQL text).
 func dropVote(rep map[string]any) {
 	delete(rep, "sc_vote")
+	delete(rep, "no_table_read_check")
 	for _, by := range []string{"by_difficulty", "by_db"} {
 		groups, _ := rep[by].(map[string]any)
 		for _, g := range groups {

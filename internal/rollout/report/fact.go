@@ -8,18 +8,21 @@ import (
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
-// fact is what the report needs of one episode.
+// fact is what the report needs of one episode; the episode itself is
+// not kept.
 type fact struct {
-	t         *schemas.Trajectory
+	episode   string
 	order     int // the sample index, or the episode's place in the run
 	correct   bool
 	vote      string // the submission's vote key; "" when it did not run
 	firstShot bool
+	noTable   bool   // correct, and the submission read no table of the database
+	sql       string // the submitted SQL, kept when noTable
 	usage     *Usage
 }
 
 func newFact(ctx context.Context, t *schemas.Trajectory, order int, o Options) *fact {
-	f := &fact{t: t, order: order, correct: t.Outcome == schemas.OutcomeCorrect}
+	f := &fact{episode: t.EpisodeID, order: order, correct: t.Outcome == schemas.OutcomeCorrect}
 	if u, ok := o.Usage[t.EpisodeID]; ok {
 		f.usage = &u
 	}
@@ -31,6 +34,9 @@ func newFact(ctx context.Context, t *schemas.Trajectory, order int, o Options) *
 	sql, _ := sqlOf(&t.Steps[last])
 	f.vote = voteKey(ctx, o.Voter, t.Task, sql)
 	f.firstShot = f.correct && firstShot(ctx, o.Voter, t, f.vote)
+	if f.correct && readsNoTable(ctx, o.Tables, t, sql) {
+		f.noTable, f.sql = true, sql
+	}
 	return f
 }
 

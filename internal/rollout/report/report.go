@@ -3,13 +3,14 @@
 // self-consistency accuracy (a majority vote of each task's samples by
 // result set), first-shot and after-repair accuracy, and the distribution
 // of turns, outcomes, tool calls and tokens, broken down by difficulty
-// and by database. It reads recorded trajectories of any origin, and
-// writes report.json and terminal tables (docs/rollout.md documents both).
+// and by database, and the correct answers that read no table. It reads
+// recorded trajectories of any origin as a stream (Builder), keeping
+// per-task aggregates only, and writes report.json and terminal tables
+// (docs/rollout.md documents both).
 package report
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 
 	"github.com/sqlgym/sqlgym/schemas"
@@ -22,17 +23,29 @@ type Report struct {
 	Stats
 	ByDifficulty map[string]*Stats `json:"by_difficulty"`
 	ByDB         map[string]*Stats `json:"by_db"`
+	// NoTableReadCheck says how a correct answer reading no table was
+	// told: CheckTablesRead or CheckSQLText.
+	NoTableReadCheck string `json:"no_table_read_check"`
+	// ConstantAnswers lists the tasks with correct episodes that read no
+	// table (CorrectNoTableRead counts the episodes), by task id.
+	ConstantAnswers []ConstantAnswer `json:"correct_no_table_read_tasks"`
 }
 
 // Stats are the numbers of a set of episodes: the whole run, or one
 // difficulty or database of it.
 type Stats struct {
-	Tasks    int `json:"tasks"`
-	Samples  int `json:"samples"` // K: the most samples any task has
-	Episodes int `json:"episodes"`
-	// PassAtK holds pass@k for every k from 1 to Samples, keyed by k as
-	// a string; pass@k averages over the tasks with at least k samples.
+	Tasks      int `json:"tasks"`
+	Samples    int `json:"samples"`     // K: the most samples any task has
+	MinSamples int `json:"min_samples"` // the fewest samples any task has
+	Episodes   int `json:"episodes"`
+	// PassAtK holds pass@k keyed by k as a string, for k = 1 to
+	// EveryKUpTo, the powers of two past it, and the whole run's
+	// MinSamples, each up to Samples; pass@k is the mean of the unbiased
+	// estimator over the tasks with at least k samples, and a k fewer
+	// than half the tasks reach is left out. PassAtKTasks says over how
+	// many tasks each k was computed.
 	PassAtK             map[string]float64 `json:"pass_at_k"`
+	PassAtKTasks        map[string]int     `json:"pass_at_k_tasks"`
 	MeanAccuracy        float64            `json:"mean_accuracy"`
 	SCAccuracy          float64            `json:"sc_accuracy"`
 	FirstShotAccuracy   float64            `json:"first_shot_accuracy"`
@@ -51,6 +64,10 @@ type Stats struct {
 	// closed early (Ctrl-C, an endpoint that failed), are left out of every
 	// other number, and a resume plays them again.
 	Unfinished int `json:"unfinished"`
+	// CorrectNoTableRead counts the correct episodes whose submission
+	// read no table of the database while the gold did (SELECT 1 when
+	// the answer is 1): they count as correct in every other number.
+	CorrectNoTableRead int `json:"correct_no_table_read"`
 }
 
 // Tokens counts the model's tokens, where they were recorded.
@@ -75,33 +92,35 @@ type Voter interface {
 	ResultKey(ctx context.Context, task schemas.TaskView, sql string) (key string, ok bool)
 }
 
+// TableReader tells whether a correct submission read no table of its
+// task's database while the gold did, as eval judges it. ok is false when
+// it cannot tell (the task's dataset is not at hand, the query failed).
+type TableReader interface {
+	ReadsNoTable(ctx context.Context, t *schemas.Trajectory, sql string) (none, ok bool)
+}
+
 // Options say what else a report reads.
 type Options struct {
-	Voter Voter            // nil: votes compare the normalized SQL text
-	Usage map[string]Usage // token usage by episode id; nil: unknown
+	Voter  Voter            // nil: votes compare the normalized SQL text
+	Tables TableReader      // nil: a correct answer reads no table when its SQL has no FROM
+	Usage  map[string]Usage // token usage by episode id; nil: unknown
 }
 
-// Build computes the report of the episodes (complete trajectories).
+// Build computes the report of the episodes (complete trajectories, in
+// the order the store keeps them): a Builder given each, twice when some
+// sample ended more than once.
 func Build(ctx context.Context, eps []*schemas.Trajectory, o Options) *Report {
-	kept, order, unfinished := selectEpisodes(eps)
-	facts := make([]*fact, len(kept))
-	for i, t := range kept {
-		facts[i] = newFact(ctx, t, order[i], o)
+	b := NewBuilder(o)
+	for _, t := range eps {
+		b.Add(ctx, t)
 	}
-	vote := voteKind(o)
-	r := &Report{Run: commonTag(kept, "run"), Model: commonTag(kept, "model"), Stats: *compute(facts),
-		ByDifficulty: breakdown(facts, unfinished, vote, func(t *schemas.Trajectory) string { return orNone(t.Task.Difficulty) }),
-		ByDB:         breakdown(facts, unfinished, vote, func(t *schemas.Trajectory) string { return t.Task.Dataset + "/" + t.Task.DBID })}
-	r.Unfinished = len(unfinished)
-	r.SCVote = vote
-	return r
-}
-
-func voteKind(o Options) string {
-	if o.Voter != nil {
-		return "result_set"
+	if again := b.Again(); again != nil {
+		b = again
+		for _, t := range eps {
+			b.Add(ctx, t)
+		}
 	}
-	return "sql_text"
+	return b.Report()
 }
 
 func orNone(s string) string {
@@ -111,53 +130,10 @@ func orNone(s string) string {
 	return s
 }
 
-// breakdown computes the stats of each group of facts, each counting
-// its unfinished samples and saying what its votes compared, as the
-// whole report does.
-func breakdown(facts []*fact, unfinished []*schemas.Trajectory, vote string, by func(*schemas.Trajectory) string) map[string]*Stats {
-	groups := map[string][]*fact{}
-	for _, f := range facts {
-		groups[by(f.t)] = append(groups[by(f.t)], f)
-	}
-	for _, t := range unfinished {
-		if _, ok := groups[by(t)]; !ok {
-			groups[by(t)] = nil
-		}
-	}
-	out := map[string]*Stats{}
-	for k, fs := range groups {
-		out[k] = compute(fs)
-		out[k].SCVote = vote
-	}
-	for _, t := range unfinished {
-		out[by(t)].Unfinished++
-	}
-	return out
-}
-
-// commonTag is the value of a tag every episode shares, or "" when they
-// differ or have none.
-func commonTag(eps []*schemas.Trajectory, key string) string {
-	val := ""
-	for i, t := range eps {
-		var tags map[string]json.RawMessage
-		_ = json.Unmarshal(t.Tags, &tags)
-		v := tagText(tags[key])
-		if i > 0 && v != val {
-			return ""
-		}
-		val = v
-	}
-	return val
-}
-
-func tagText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	return string(raw)
-}
-
-// itoa keys the maps of turns and pass@k.
+// itoa and atoi key the maps of turns and pass@k.
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
