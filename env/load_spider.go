@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+
+	"github.com/sqlgym/sqlgym/env/hardness"
 )
 
 // spiderRecord is one entry of Spider's dev.json; its other fields
@@ -19,8 +21,10 @@ type spiderRecord struct {
 // LoadSpider reads a Spider split: path is the folder holding dev.json (or
 // the JSON file itself), with the databases at database/<db>/<db>.sqlite
 // beside it. Task ids are "<name>/<index>", the 0-based position in the
-// file; Spider gives no difficulty. A failed load names every database
-// file that is missing.
+// file. Spider gives no difficulty: a task's is the hardness Spider's
+// official evaluator gives its gold (env/hardness), or none where that
+// evaluator's parser could not read the gold. A failed load names every
+// database file that is missing.
 func LoadSpider(name, path string) (*Dataset, error) {
 	return strict(loadSpider(name, path))
 }
@@ -79,8 +83,9 @@ func spiderTask(name string, i int, raw json.RawMessage) (Task, error) {
 	case r.Query == "":
 		return Task{}, errors.New("missing query")
 	}
+	level, _ := hardness.Spider(r.Query) // unreadable: no difficulty, as the evaluator has none to give
 	return Task{
 		ID: name + "/" + strconv.Itoa(i), Dataset: name, DBID: r.DBID,
-		Question: r.Question, GoldSQL: r.Query,
+		Question: r.Question, GoldSQL: r.Query, Difficulty: level,
 	}, nil
 }

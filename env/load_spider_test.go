@@ -2,8 +2,11 @@ package env
 
 import (
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/sqlgym/sqlgym/env/hardness"
 
 	"github.com/sqlgym/sqlgym/internal/spiderdev"
 )
@@ -25,8 +28,8 @@ func TestLoadSpiderDev(t *testing.T) {
 			if want := "spider-dev/" + strconv.Itoa(i); task.ID != want {
 				t.Fatalf("task %d id = %q, want %q", i, task.ID, want)
 			}
-			if task.Difficulty != "" || task.GoldSQL == "" || task.Dataset != "spider-dev" {
-				t.Fatalf("task %s = %+v, want no difficulty, a gold query, dataset spider-dev", task.ID, task)
+			if !slices.Contains(hardness.Levels, task.Difficulty) || task.GoldSQL == "" || task.Dataset != "spider-dev" {
+				t.Fatalf("task %s = %+v, want Spider's hardness, a gold query, dataset spider-dev", task.ID, task)
 			}
 		}
 		first, ok := ds.Task("spider-dev/0")
