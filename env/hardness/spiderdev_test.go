@@ -1,47 +1,12 @@
 package hardness_test
 
 import (
-	"bufio"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/hardness"
 	"github.com/sqlgym/sqlgym/internal/spiderdev"
 )
-
-// officialLabels reads testdata/spider_dev_hardness.tsv: the level of
-// every Spider-dev question as the official evaluator computes it
-// (taoyds/spider, evaluation.py, Evaluator.eval_hardness on the gold
-// parsed by process_sql.py's get_sql; the file's header says how it was
-// run).
-func officialLabels(t *testing.T) map[string]string {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "spider_dev_hardness.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	labels := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") || line == "" {
-			continue
-		}
-		id, level, ok := strings.Cut(line, "\t")
-		if !ok {
-			t.Fatalf("fixture line %q: want task_id<TAB>level", line)
-		}
-		labels[id] = level
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return labels
-}
 
 // TestSpiderDevMatchesOfficialEvaluator computes the level of every
 // Spider-dev gold and compares it with the official evaluator's, and
@@ -53,9 +18,9 @@ func TestSpiderDevMatchesOfficialEvaluator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	labels := officialLabels(t)
-	if len(labels) != spiderdev.Tasks || len(ds.Tasks) != spiderdev.Tasks {
-		t.Fatalf("%d labels and %d tasks, want %d of each", len(labels), len(ds.Tasks), spiderdev.Tasks)
+	labels := spiderdev.OfficialHardness(t) // the official evaluator's levels
+	if len(ds.Tasks) != spiderdev.Tasks {
+		t.Fatalf("%d tasks, want %d", len(ds.Tasks), spiderdev.Tasks)
 	}
 	wrong := 0
 	for _, task := range ds.Tasks {
