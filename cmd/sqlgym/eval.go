@@ -34,13 +34,17 @@ type evalFlags struct {
 	goldTimeout   time.Duration
 	submitTimeout time.Duration
 	maxLineBytes  int
+	tasks         string
+	limit         int
 	engine        engineFlags
 }
 
 func (f *evalFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.dataset, "dataset", "", "dataset the predictions answer, `[NAME=]FORMAT:PATH` with FORMAT spider, bird or jsonl (required)")
 	fs.StringVar(&f.predictions, "predictions", "", "predictions `FILE`: one SQL per line (optionally SQL<TAB>db_id), or BIRD JSON {\"0\": \"SQL\\t----- bird -----\\tdb_id\"} (required)")
-	fs.StringVar(&f.match, "match", "", "match mode: bird, spider or tolerant (default: the reward spec's, bird by default)")
+	fs.StringVar(&f.match, "match", "", "match mode: bird, spider or tolerant (default: a --reward spec file's match, else the dataset's benchmark: spider for a spider dataset, bird for a bird one; a jsonl dataset: the reward spec's, bird)")
+	fs.StringVar(&f.tasks, "tasks", "", "score only these tasks, `ID,ID,...` as tasks.list names them (the predictions file: one per task of the dataset, or one per task scored, in dataset order)")
+	fs.IntVar(&f.limit, "limit", 0, "score only the first N tasks (of --tasks, if given; 0: all)")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "predictions judged at once")
 	fs.StringVar(&f.out, "out", "", "write one verdict per prediction to this JSONL `file`")
 	fs.StringVar(&f.rewardFile, "reward", "", "reward spec: a preset `name` (default, binary, retoolsql, arctic-text2sql-r1) or a spec file (JSON, merged over the defaults): the match mode and the reward of each verdict")
@@ -66,6 +70,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{"eval: --workers must be at least 1"}
 	case f.maxLineBytes < 1:
 		return usageError{"eval: --max-line-bytes must be at least 1"}
+	case f.limit < 0:
+		return usageError{"eval: --limit must be 0 (all tasks) or more"}
 	}
 	if err := f.engine.parse(); err != nil {
 		return err
@@ -78,15 +84,19 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	rule, err := f.matchRule(&spec)
+	if err != nil {
+		return err
+	}
 	preds, format, err := readPredictions(&f, ds)
 	if err != nil {
 		return err
 	}
-	items, err := evaluate.Align(ds, preds)
+	items, err := evaluate.AlignSelected(ds, preds, f.selection())
 	if err != nil {
-		return fmt.Errorf("%s (%s format): %w", f.predictions, format, err)
+		return fmt.Errorf("%s (%s format): %w%s", f.predictions, format, err, f.alignHint(ds, preds))
 	}
-	return evalItems(ctx, &f, ds, items, spec, stdout, stderr)
+	return evalItems(ctx, &f, ds, items, spec, rule, stdout, stderr)
 }
 
 // spec is the reward spec of --reward with --match laid over it.
@@ -137,7 +147,7 @@ func loadDataset(v string, e *engineFlags, load func(env.Source) (*env.Dataset, 
 }
 
 // evalItems judges the items, writes --out and prints the summary.
-func evalItems(ctx context.Context, f *evalFlags, ds *env.Dataset, items []evaluate.Item, spec schemas.RewardSpec, stdout, stderr io.Writer) error {
+func evalItems(ctx context.Context, f *evalFlags, ds *env.Dataset, items []evaluate.Item, spec schemas.RewardSpec, rule string, stdout, stderr io.Writer) error {
 	catalog := env.NewCatalog(sqlite.New(sqlite.Config{}), f.engine.postgres(0))
 	defer catalog.Close()
 	bar := newProgress(stderr, "eval")
@@ -156,8 +166,8 @@ func evalItems(ctx context.Context, f *evalFlags, ds *env.Dataset, items []evalu
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "%s: %d predictions, match %s, %d workers, %s\n",
-		ds.Name, len(recs), spec.Match, f.workers, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(stdout, "%s: %d predictions%s, match %s (%s), %d workers, %s\n",
+		ds.Name, len(recs), f.subsetNote(ds), spec.Match, rule, f.workers, elapsed.Round(time.Millisecond))
 	if f.out != "" {
 		fmt.Fprintf(stdout, "verdicts: %s\n", f.out)
 	}

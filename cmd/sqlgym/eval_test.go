@@ -214,12 +214,12 @@ func TestEvalOut(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	want := []map[string]any{
-		{"index": 0.0, "task_id": "bird-mini/0", "db_id": "shop", "difficulty": "simple", "outcome": "correct", "correct": true, "reward": 1.0},
-		{"index": 1.0, "task_id": "bird-mini/1", "db_id": "shop", "difficulty": "moderate", "outcome": "pred_error", "correct": false, "reward": -0.1,
+		{"index": 0.0, "pos": "line 1", "task_id": "bird-mini/0", "db_id": "shop", "difficulty": "simple", "outcome": "correct", "correct": true, "reward": 1.0},
+		{"index": 1.0, "pos": "line 2", "task_id": "bird-mini/1", "db_id": "shop", "difficulty": "moderate", "outcome": "pred_error", "correct": false, "reward": -0.1,
 			"error": "empty statement: send one SQL statement"},
-		{"index": 2.0, "task_id": "bird-mini/2", "db_id": "zoo", "difficulty": "challenging", "outcome": "pred_error", "correct": false, "reward": -0.1,
+		{"index": 2.0, "pos": "line 3", "task_id": "bird-mini/2", "db_id": "zoo", "difficulty": "challenging", "outcome": "pred_error", "correct": false, "reward": -0.1,
 			"error": "no such column: nope"},
-		{"index": 3.0, "task_id": "bird-mini/3", "db_id": "zoo", "difficulty": "simple", "outcome": "mismatch", "correct": false, "reward": 0.1},
+		{"index": 3.0, "pos": "line 4", "task_id": "bird-mini/3", "db_id": "zoo", "difficulty": "simple", "outcome": "mismatch", "correct": false, "reward": 0.1},
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), data)

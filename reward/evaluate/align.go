@@ -10,6 +10,7 @@ import (
 type Item struct {
 	Task       *env.Task
 	Prediction Prediction
+	Index      int // the task's position in the dataset, from 0
 }
 
 // Align pairs the dataset's tasks with the predictions, in order: the
@@ -22,12 +23,23 @@ func Align(ds *env.Dataset, preds []Prediction) ([]Item, error) {
 		return nil, fmt.Errorf("align: %d predictions for %d tasks of %s: want one prediction per task, in dataset order",
 			len(preds), len(ds.Tasks), ds.Name)
 	}
+	idx := make([]int, len(preds))
+	for i := range idx {
+		idx[i] = i
+	}
+	return pair(ds, preds, idx)
+}
+
+// pair pairs preds[j] with the task at position idx[j] of ds, refusing a
+// db_id mismatch as Align does.
+func pair(ds *env.Dataset, preds []Prediction, idx []int) ([]Item, error) {
 	items := make([]Item, len(preds))
 	var first error
 	bad := 0
-	for i, p := range preds {
+	for j, p := range preds {
+		i := idx[j]
 		t := &ds.Tasks[i]
-		items[i] = Item{Task: t, Prediction: p}
+		items[j] = Item{Task: t, Prediction: p, Index: i}
 		if p.DBID == "" || p.DBID == t.DBID {
 			continue
 		}

@@ -34,6 +34,9 @@ type Record struct {
 	TaskID     string `json:"task_id"`
 	DBID       string `json:"db_id"`
 	Difficulty string `json:"difficulty,omitempty"`
+	// Pos is where the prediction is in its file: "line 12" or
+	// `key "11"`.
+	Pos string `json:"pos,omitempty"`
 	// Outcome is correct, mismatch, pred_error, pred_timeout, gold_error
 	// or gold_timeout; Correct is Outcome == "correct".
 	Outcome string `json:"outcome"`
@@ -75,7 +78,7 @@ func Evaluate(ctx context.Context, ds *env.Dataset, items []Item, cfg Config) ([
 		if err != nil {
 			return fmt.Errorf("evaluate %s: %w", t.ID, err)
 		}
-		recs[i] = newRecord(i, t, v, cfg.Spec)
+		recs[i] = newRecord(items[i], v, cfg.Spec)
 		return nil
 	})
 	if err != nil {
@@ -84,10 +87,11 @@ func Evaluate(ctx context.Context, ds *env.Dataset, items []Item, cfg Config) ([
 	return recs, nil
 }
 
-// newRecord turns a verdict into a record.
-func newRecord(i int, t *env.Task, v judge.Verdict, spec schemas.RewardSpec) Record {
+// newRecord turns the verdict on an item into a record.
+func newRecord(it Item, v judge.Verdict, spec schemas.RewardSpec) Record {
+	t := it.Task
 	r := Record{
-		Index: i, TaskID: t.ID, DBID: t.DBID, Difficulty: t.Difficulty,
+		Index: it.Index, TaskID: t.ID, DBID: t.DBID, Difficulty: t.Difficulty, Pos: it.Prediction.Pos,
 		Outcome: v.Outcome, Correct: v.Outcome == schemas.OutcomeCorrect,
 		PredMS: schemas.Milliseconds(v.PredElapsed), GoldMS: schemas.Milliseconds(v.GoldElapsed), GoldEmpty: v.GoldEmpty,
 		NoTableRead: v.NoTableRead,

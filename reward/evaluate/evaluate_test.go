@@ -190,6 +190,13 @@ gold_timeout  0      0.000
 correct on an empty gold  1
 correct reading no table  0
 mean final reward         0.4143
+
+not correct: 4 of 7
+prediction  task         outcome
+line 2      shop/dear    mismatch
+line 3      shop/order   pred_error
+line 4      shop/broken  gold_error
+line 7      shop/slow    pred_timeout
 `
 	if b.String() != want {
 		t.Errorf("WriteText:\n%s\nwant:\n%s", b.String(), want)

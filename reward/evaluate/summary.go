@@ -45,7 +45,14 @@ type Summary struct {
 	CorrectNoTableRead int
 	// MeanReward is the mean final reward the spec paid.
 	MeanReward float64
+	// Failed lists the records not correct, in record order: where each
+	// prediction is in its file, its task and its outcome.
+	Failed []Record
 }
+
+// MaxListedFailures is how many failed predictions WriteText names; it
+// counts the rest.
+const MaxListedFailures = 20
 
 // difficultyOrder ranks Spider's and BIRD's levels.
 var difficultyOrder = []string{"easy", "medium", "hard", "extra", "simple", "moderate", "challenging"}
@@ -70,6 +77,9 @@ func Summarize(recs []Record) *Summary {
 			}
 		}
 		s.Outcomes[r.Outcome]++
+		if !r.Correct {
+			s.Failed = append(s.Failed, r)
+		}
 		if r.Correct && r.GoldEmpty {
 			s.CorrectEmptyGold++
 		}
@@ -120,7 +130,8 @@ func difficultyRank(name string) int {
 }
 
 // WriteText writes the summary as aligned tables: EX overall, by
-// difficulty, by database, then the outcome counts.
+// difficulty, by database, the outcome counts, then the first
+// MaxListedFailures predictions that were not correct.
 func (s *Summary) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "EX %.3f (%d/%d)\n", s.Overall.EX(), s.Overall.Correct, s.Overall.Total)
@@ -138,7 +149,28 @@ func (s *Summary) WriteText(w io.Writer) error {
 	fmt.Fprintf(tw, "\ncorrect on an empty gold\t%d\n", s.CorrectEmptyGold)
 	fmt.Fprintf(tw, "correct reading no table\t%d\n", s.CorrectNoTableRead)
 	fmt.Fprintf(tw, "mean final reward\t%.4f\n", s.MeanReward)
+	writeFailed(tw, s.Failed, s.Overall.Total)
 	return tw.Flush()
+}
+
+// writeFailed names the first MaxListedFailures failed predictions by
+// their place in the predictions file, and counts the others.
+func writeFailed(tw *tabwriter.Writer, failed []Record, total int) {
+	if len(failed) == 0 {
+		return
+	}
+	fmt.Fprintf(tw, "\nnot correct: %d of %d\n", len(failed), total)
+	fmt.Fprintln(tw, "prediction\ttask\toutcome")
+	for _, r := range failed[:min(len(failed), MaxListedFailures)] {
+		pos := r.Pos
+		if pos == "" {
+			pos = fmt.Sprintf("index %d", r.Index)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", pos, r.TaskID, r.Outcome)
+	}
+	if more := len(failed) - MaxListedFailures; more > 0 {
+		fmt.Fprintf(tw, "... and %d more (--out writes every verdict)\n", more)
+	}
 }
 
 func writeGroups(tw *tabwriter.Writer, title string, gs []Group) {
