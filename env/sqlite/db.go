@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"container/list"
 	"context"
 	"database/sql"
 	"errors"
@@ -11,18 +12,28 @@ import (
 	"github.com/sqlgym/sqlgym/env/sandbox"
 )
 
-// db is one database file opened read-only. Its fields do not change
-// after Open; the pool is safe for concurrent use.
+// db is one database file opened read-only. Its connection pool is
+// open while it is among the engine's most recently used databases (see
+// openSet): pool, elem, users and closed are guarded by the open set's
+// lock; the other fields do not change after Open.
 type db struct {
-	path  string
-	pool  *sql.DB
-	cfg   Config
-	pools *pools // the engine's, shared with its other databases
+	path    string
+	file    fileID
+	cfg     Config
+	pools   *pools   // the engine's, shared with its other databases
+	open    *openSet // the engine's
+	newPool func() *sql.DB
+
+	pool   *sql.DB       // nil while closed
+	elem   *list.Element // d's place in open.lru, nil while closed
+	users  int           // calls running on pool
+	closed bool          // Close was called
 }
 
 var (
 	_ env.DB        = (*db)(nil)
 	_ env.Immutable = (*db)(nil)
+	_ env.Idler     = (*db)(nil)
 )
 
 // Immutable reports true: the file is opened immutable and refused when a
@@ -30,9 +41,17 @@ var (
 // true for as long as it is open.
 func (d *db) Immutable() bool { return true }
 
-// Close closes every connection to the file.
+// Idle closes the database's connections unless a call runs on it; the
+// next call opens new ones (refusing a file changed since Open).
+func (d *db) Idle() { d.open.idle(d) }
+
+// Close closes every connection to the file; calls after it fail.
 func (d *db) Close() error {
-	if err := d.pools.close(d.pool); err != nil {
+	pool := d.open.remove(d)
+	if pool == nil {
+		return nil
+	}
+	if err := d.pools.close(pool); err != nil {
 		return fmt.Errorf("close sqlite %s: %w", d.path, err)
 	}
 	return nil
@@ -94,7 +113,12 @@ func (d *db) withConn(ctx context.Context, timeout time.Duration, g *guard,
 	stmtCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	b := budget{parent: ctx, stmt: stmtCtx, timeout: timeout}
-	pc, err := d.pool.Conn(stmtCtx)
+	pool, err := d.open.use(d)
+	if err != nil {
+		return err // Open and Query name the file
+	}
+	defer d.open.done(d)
+	pc, err := pool.Conn(stmtCtx)
 	if err != nil {
 		return d.waitFailed(b, err, fmt.Sprintf(
 			"all %d connections to this database stayed busy with other statements", d.cfg.MaxConns))

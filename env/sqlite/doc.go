@@ -24,6 +24,13 @@
 // authorizer, whose verdict and recorded reads, kept with the statement,
 // cannot change for a file opened immutable.
 //
+// A database keeps connections open only while it is among the engine's
+// Config.MaxOpenDBs most recently used (openset.go); the others hold
+// none and open them on their next call, so an engine serving tens of
+// thousands of files keeps a bounded set open, and opening or closing a
+// connection, whose cost in go-sqlite3 and SQLite grows with the
+// connections open, stays cheap.
+//
 // Values come back as Python's sqlite3 module returns them (nil, int64,
 // float64, string, []byte): see rawvalues.go for how the driver's DATE,
 // DATETIME, TIMESTAMP and BOOLEAN conversions are avoided. docs/engines.md

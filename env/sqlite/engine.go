@@ -26,6 +26,7 @@ const (
 	DefaultMaxConns       = 64
 	DefaultIdleConns      = 4
 	DefaultMaxRunning     = 256
+	DefaultMaxOpenDBs     = 256
 )
 
 // idleConnTime is how long an idle connection stays open.
@@ -59,6 +60,11 @@ type Config struct {
 	// MaxRunning bounds the statements running at once across every
 	// database of the engine; 0 means DefaultMaxRunning.
 	MaxRunning int
+	// MaxOpenDBs bounds the databases whose connections stay open: past
+	// it, the least recently used database that no call holds has its
+	// connections closed, and opens new ones on its next call. 0 means
+	// DefaultMaxOpenDBs.
+	MaxOpenDBs int
 	// StmtCacheBytes bounds the text, added up, of the statements each
 	// connection keeps prepared for when the same text runs again on it
 	// (statements longer than 4 KiB are never kept); 0 means
@@ -93,6 +99,9 @@ func (cfg Config) withDefaults() Config {
 	if cfg.MaxRunning <= 0 {
 		cfg.MaxRunning = DefaultMaxRunning
 	}
+	if cfg.MaxOpenDBs <= 0 {
+		cfg.MaxOpenDBs = DefaultMaxOpenDBs
+	}
 	switch {
 	case cfg.StmtCacheBytes == 0:
 		cfg.StmtCacheBytes = DefaultStmtCacheBytes
@@ -108,6 +117,7 @@ type Engine struct {
 	cfg   Config
 	drv   *sqlite3.SQLiteDriver // ours alone: no driver name is registered
 	pools *pools                // shared by the databases it opens
+	open  *openSet              // the databases with connections open
 }
 
 var (
@@ -118,8 +128,15 @@ var (
 // New returns an Engine configured by cfg.
 func New(cfg Config) *Engine {
 	cfg = cfg.withDefaults()
-	return &Engine{cfg: cfg, drv: &sqlite3.SQLiteDriver{ConnectHook: connectHook(cfg)}, pools: newPools(cfg.MaxRunning)}
+	p := newPools(cfg.MaxRunning)
+	return &Engine{cfg: cfg, drv: &sqlite3.SQLiteDriver{ConnectHook: connectHook(cfg)}, pools: p,
+		open: &openSet{max: cfg.MaxOpenDBs, pools: p}}
 }
+
+// OpenDatabases is how many of the engine's databases have connections
+// open now: at most Config.MaxOpenDBs, more only while more are in use
+// at once.
+func (e *Engine) OpenDatabases() int { return e.open.open() }
 
 // PoolStats reports the waits and connections of every database the
 // engine opened, closed ones included.
@@ -131,45 +148,75 @@ func (e *Engine) Dialect() env.Dialect { return env.SQLite }
 // Open opens the database file at path read-only. It fails when the file
 // is missing, is not a SQLite database, is shorter than its header says,
 // or has write-ahead-log content that was never checkpointed into it.
+// The database keeps no connection open while idle beyond the engine's
+// Config.MaxOpenDBs most recently used ones: a later call reopens it,
+// refusing a file replaced or changed since Open.
 func (e *Engine) Open(ctx context.Context, path string) (env.DB, error) {
-	abs, err := checkFile(path)
+	file, err := checkFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
-	pool := sql.OpenDB(&connector{dsn: fileURI(abs), drv: e.drv, stmtCacheBytes: e.cfg.StmtCacheBytes, pools: e.pools})
-	pool.SetMaxOpenConns(e.cfg.MaxConns)
-	pool.SetMaxIdleConns(e.cfg.IdleConns)
-	pool.SetConnMaxIdleTime(idleConnTime)
-	e.pools.add(pool)
-	d := &db{path: abs, pool: pool, cfg: e.cfg, pools: e.pools}
+	d := &db{path: file.path, file: file, cfg: e.cfg, pools: e.pools, open: e.open, newPool: e.newPool(file.path)}
 	if _, err := d.introspect(ctx, fmt.Sprintf(tablesQuery, ""), env.Limits{}); err != nil {
-		e.pools.close(pool)
+		d.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
 	return d, nil
 }
 
-// checkFile returns the absolute path of a regular file that SQLite can
-// open immutable without losing data.
-func checkFile(path string) (string, error) {
+// newPool returns what opens a connection pool to the file at abs.
+func (e *Engine) newPool(abs string) func() *sql.DB {
+	return func() *sql.DB {
+		pool := sql.OpenDB(&connector{dsn: fileURI(abs), drv: e.drv, stmtCacheBytes: e.cfg.StmtCacheBytes, pools: e.pools})
+		pool.SetMaxOpenConns(e.cfg.MaxConns)
+		pool.SetMaxIdleConns(e.cfg.IdleConns)
+		pool.SetConnMaxIdleTime(idleConnTime)
+		return pool
+	}
+}
+
+// checkFile returns the identity of a regular file, by its absolute
+// path, that SQLite can open immutable without losing data.
+func checkFile(path string) (fileID, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return "", err
+		return fileID{}, err
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
-		return "", unpath(err)
+		return fileID{}, unpath(err)
 	}
 	if !st.Mode().IsRegular() {
-		return "", errors.New("not a regular file")
+		return fileID{}, errors.New("not a regular file")
 	}
 	if err := checkHeader(abs, st.Size()); err != nil {
-		return "", unpath(err)
+		return fileID{}, unpath(err)
 	}
 	if wal, err := os.Stat(abs + "-wal"); err == nil && wal.Size() > 0 {
-		return "", errors.New("it has a non-empty -wal file; checkpoint it into the database first")
+		return fileID{}, errors.New("it has a non-empty -wal file; checkpoint it into the database first")
 	}
-	return abs, nil
+	return fileID{path: abs, st: st}, nil
+}
+
+// fileID is a database file as Open checked it.
+type fileID struct {
+	path string
+	st   os.FileInfo
+}
+
+// unchanged fails when the file at the path is no longer the one Open
+// checked (another file, or the same one with another size or time):
+// what was read of it, its schema above all, would no longer hold.
+func (f fileID) unchanged() error {
+	st, err := os.Stat(f.path)
+	if err != nil {
+		return fmt.Errorf("reopen: %w", unpath(err))
+	}
+	if !os.SameFile(st, f.st) || st.Size() != f.st.Size() || !st.ModTime().Equal(f.st.ModTime()) {
+		return errors.New("the database file was replaced or changed after the server opened it; " +
+			"restart the server to serve the new file")
+	}
+	return nil
 }
 
 // fileURI is the SQLite URI that opens path read-only and immutable: no

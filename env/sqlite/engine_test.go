@@ -92,11 +92,11 @@ func TestConfigDefaults(t *testing.T) {
 	if got.MaxConns != DefaultMaxConns || got.IdleConns != DefaultIdleConns || got.MaxRunning != DefaultMaxRunning ||
 		got.MaxValueBytes != DefaultMaxValueBytes || got.MaxSQLBytes != DefaultMaxSQLBytes ||
 		got.DefaultTimeout != DefaultTimeout || got.MaxResultRows != DefaultMaxResultRows || got.MaxResultBytes != DefaultMaxResultBytes ||
-		got.StmtCacheBytes != DefaultStmtCacheBytes {
+		got.StmtCacheBytes != DefaultStmtCacheBytes || got.MaxOpenDBs != DefaultMaxOpenDBs {
 		t.Errorf("Config{}.withDefaults() = %+v", got)
 	}
 	set := Config{MaxConns: 2, IdleConns: 1, MaxValueBytes: 3, MaxSQLBytes: 4, DefaultTimeout: 5, MaxResultRows: 6,
-		MaxResultBytes: 7, MaxRunning: 8, StmtCacheBytes: 9}
+		MaxResultBytes: 7, MaxRunning: 8, StmtCacheBytes: 9, MaxOpenDBs: 10}
 	if got := set.withDefaults(); got != set {
 		t.Errorf("withDefaults changed set fields: %+v, want %+v", got, set)
 	}
