@@ -105,11 +105,18 @@ func databases(dss []*env.Dataset) []dbRef {
 	return refs
 }
 
-// openAndDescribe opens one database and reads every table's columns.
+// openAndDescribe opens one database and reads every table's columns,
+// then lets it go idle (an env.Idler closes its connections until an
+// episode needs it): kept open, thousands of databases would cost memory
+// and file descriptors, and each later open or close of a SQLite
+// connection walks structures as long as the connections open.
 func openAndDescribe(ctx context.Context, catalog *env.Catalog, r dbRef) error {
 	db, err := catalog.DB(ctx, r.ds, r.dbID)
 	if err != nil {
 		return err
+	}
+	if i, ok := db.(env.Idler); ok {
+		defer i.Idle()
 	}
 	if _, err := db.Tables(ctx); err != nil {
 		return fmt.Errorf("read schema: %w", err)

@@ -42,6 +42,7 @@ type stackFlags struct {
 	dbConns            int
 	dbRunning          int
 	dbStmtCacheBytes   int
+	dbOpenMax          int
 	durability         durabilityFlags
 	schemaCacheBytes   int
 	engine             engineFlags
@@ -75,6 +76,8 @@ func (s *stackFlags) registerDBPool(fs *flag.FlagSet) {
 		"connections per database: statements running on one database at once; waiting for one counts against the statement's timeout")
 	fs.IntVar(&s.dbRunning, "db-running", sqlite.DefaultMaxRunning,
 		"statements running at once across all databases; waiting for a slot counts against the statement's timeout")
+	fs.IntVar(&s.dbOpenMax, "db-open-max", sqlite.DefaultMaxOpenDBs,
+		"SQLite databases whose connections stay open, the most recently used; the others keep none and open them on their next call")
 	bytesVar(fs, &s.dbStmtCacheBytes, "db-stmt-cache-bytes", sqlite.DefaultStmtCacheBytes,
 		"text of the statements each SQLite connection keeps prepared, added up, so that the same text running again on it skips preparing (0: keep none; statements over 4 KiB are never kept)")
 	s.engine.register(fs)
@@ -96,8 +99,8 @@ func (s *stackFlags) check() error {
 		return usageError{"--query-timeout, --submit-timeout and --gold-timeout must be positive"}
 	case s.rowLimit < 1 || s.observationBytes < 256:
 		return usageError{"--row-limit must be >= 1 and --observation-bytes >= 256"}
-	case s.dbConns < 1 || s.dbRunning < 1:
-		return usageError{"--db-conns and --db-running must be at least 1"}
+	case s.dbConns < 1 || s.dbRunning < 1 || s.dbOpenMax < 1:
+		return usageError{"--db-conns, --db-running and --db-open-max must be at least 1"}
 	case s.dbStmtCacheBytes < 0:
 		return usageError{"--db-stmt-cache-bytes must not be negative (0 keeps none)"}
 	case s.schemaCacheBytes < 0:
@@ -181,7 +184,7 @@ func (s *stackFlags) engines(values env.ValueSearcher) (*env.Catalog, *tools.Run
 		stmtCache = -1 // the engine's "keep none"; its zero is the default
 	}
 	eng := sqlite.New(sqlite.Config{MaxConns: s.dbConns, MaxRunning: s.dbRunning, DefaultTimeout: s.queryTimeout,
-		StmtCacheBytes: stmtCache})
+		StmtCacheBytes: stmtCache, MaxOpenDBs: s.dbOpenMax})
 	cacheBytes := s.schemaCacheBytes
 	if cacheBytes == 0 {
 		cacheBytes = -1 // the runner's "keep none"; its zero is the default

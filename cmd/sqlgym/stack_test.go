@@ -28,7 +28,7 @@ func parseStack(t *testing.T, args ...string) *stackFlags {
 }
 
 func TestStackFlagsDBPoolUsage(t *testing.T) {
-	for _, args := range [][]string{{"--db-conns", "0"}, {"--db-running", "0"}} {
+	for _, args := range [][]string{{"--db-conns", "0"}, {"--db-running", "0"}, {"--db-open-max", "0"}} {
 		err := parseStack(t, args...).check()
 		var ue usageError
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), args[0]) {
