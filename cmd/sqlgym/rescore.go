@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -64,6 +65,11 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		err = run(nil)
 	} else {
 		err = writeFile(f.out, run)
+	}
+	var missing *replay.MissingDatasetError
+	if errors.As(err, &missing) {
+		return usageError{fmt.Sprintf("rescore: the episodes' submissions must be judged again under this spec, on dataset %q, which is not loaded: give it with --dataset %s=FORMAT:PATH (FORMAT spider, bird or jsonl); nothing was rescored",
+			missing.Dataset, missing.Dataset)}
 	}
 	if rep != nil {
 		fmt.Fprint(stdout, rep.Summary())

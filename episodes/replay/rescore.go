@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -153,13 +154,24 @@ func (r *Rescorer) final(ctx context.Context, rec *trajlog.Record, st *schemas.S
 	return v.Final(), true, nil
 }
 
+// MissingDatasetError is why an episode cannot be rescored when its
+// submissions must be judged again on a dataset that is not loaded. Run
+// stops at the first one.
+type MissingDatasetError struct {
+	Dataset string
+}
+
+func (e *MissingDatasetError) Error() string {
+	return fmt.Sprintf("dataset %q is not loaded (pass it with --dataset)", e.Dataset)
+}
+
 // judge runs the step's submission against its task's gold under the new
 // spec.
 func (r *Rescorer) judge(ctx context.Context, taskID string, st *schemas.StepRecord) (judge.Verdict, error) {
 	name, _, _ := strings.Cut(taskID, "/")
 	ds, ok := r.datasets[name]
 	if !ok || r.cfg.Judge == nil || r.cfg.Catalog == nil {
-		return judge.Verdict{}, fmt.Errorf("judge step %d again: dataset %q is not loaded (pass it with --dataset)", st.Turn, name)
+		return judge.Verdict{}, fmt.Errorf("judge step %d again: %w", st.Turn, &MissingDatasetError{Dataset: name})
 	}
 	task, ok := ds.Task(taskID)
 	if !ok {
@@ -182,14 +194,18 @@ func (r *Rescorer) judge(ctx context.Context, taskID string, st *schemas.StepRec
 
 // Run rescores every episode of rd that passes f and calls fn with each
 // rescored one. An episode that cannot be rescored is counted in the
-// report with why, and skipped.
+// report with why, and skipped, except for a *MissingDatasetError, which
+// ends the run with that error.
 func (r *Rescorer) Run(ctx context.Context, rd trajlog.Reader, f trajlog.Filter, fn func(*Rescored) error) (*RescoreReport, error) {
 	rep := newRescoreReport()
 	err := rd.Episodes(ctx, f, func(rec *trajlog.Record) error {
 		after, err := r.Episode(ctx, rec)
 		if err != nil {
+			var missing *MissingDatasetError
 			if ctx.Err() != nil {
 				return ctx.Err()
+			} else if errors.As(err, &missing) {
+				return err // every episode of that dataset would fail alike: one error, not one line each
 			}
 			rep.Unscorable = append(rep.Unscorable, err.Error())
 			return nil

@@ -3,6 +3,7 @@ package replay_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"path/filepath"
 	"strings"
@@ -196,10 +197,15 @@ func TestRescoreJudgesAgain(t *testing.T) {
 			}
 		}
 	}
-	// Without the dataset, what needs the judge cannot be rescored, and says why.
-	_, rep := rescoreAll(t, replay.NewRescorer(replay.RescoreConfig{Spec: spec(t, `{"match": "spider"}`)}), store)
-	if rep.Episodes != 0 || len(rep.Unscorable) != 2 || !strings.Contains(rep.Unscorable[0], "--dataset") {
-		t.Errorf("without datasets: %d rescored, unscorable %v; want none rescored, each saying to pass --dataset", rep.Episodes, rep.Unscorable)
+	// Without the dataset, what needs the judge cannot be rescored: the
+	// run stops at the first such episode with one error naming the
+	// dataset, rather than one line per episode.
+	calls := 0
+	_, err := replay.NewRescorer(replay.RescoreConfig{Spec: spec(t, `{"match": "spider"}`)}).Run(context.Background(), store, trajlog.Filter{},
+		func(*replay.Rescored) error { calls++; return nil })
+	var missing *replay.MissingDatasetError
+	if !errors.As(err, &missing) || missing.Dataset != "shop" || !strings.Contains(err.Error(), "--dataset") || calls != 0 {
+		t.Errorf("without datasets: %v after %d rescored; want a MissingDatasetError for shop saying to pass --dataset, none rescored", err, calls)
 	}
 }
 
