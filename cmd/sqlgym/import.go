@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 	"time"
 
@@ -67,9 +68,31 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	imp.Report.WriteText(stdout)
-	fmt.Fprintf(stdout, "wrote %s/%s and the report (%s, %s); serve it with --dataset NAME=jsonl:%s\n",
-		f.out, pgimport.TasksFile, pgimport.ReportTextFile, pgimport.ReportFile, f.out)
+	fmt.Fprintf(stdout, "wrote %s/%s and the report (%s, %s); serve it with\n  %s\n",
+		f.out, pgimport.TasksFile, pgimport.ReportTextFile, pgimport.ReportFile, f.serveCommand())
 	return nil
+}
+
+// serveCommand is the command that serves the import: the JSONL dataset
+// and, for its name, the server it was imported into (--engine; the
+// password left out, as serve logs in as the read-only role).
+func (f *importFlags) serveCommand() string {
+	name := "pg"
+	if src, err := env.ParseSource("jsonl:" + f.out); err == nil {
+		name = src.Name
+	}
+	dsn := f.dsn
+	if u, err := url.Parse(dsn); err == nil && u.User != nil {
+		if _, hasPassword := u.User.Password(); hasPassword {
+			u.User = url.User(u.User.Username())
+			dsn = u.String()
+		}
+	}
+	cmd := fmt.Sprintf("sqlgym serve --dataset %s=jsonl:%s --engine %s=%s", name, f.out, name, dsn)
+	if f.role != postgres.DefaultRole {
+		cmd += fmt.Sprintf("  (serve reads as the role %s; this import granted %s)", postgres.DefaultRole, f.role)
+	}
+	return cmd
 }
 
 func (f *importFlags) check() error {

@@ -96,7 +96,9 @@ func (r *Report) unusable(i int, reason string) {
 }
 
 // writeFile writes path through fill: to a temporary file beside it,
-// synced, then renamed over path.
+// synced, then renamed over path. The file is 0644, as shared data is
+// (os.CreateTemp makes its file 0600, which would keep the dataset from
+// the user a server runs as).
 func writeFile(path string, fill func(*bufio.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -109,6 +111,10 @@ func writeFile(path string, fill func(*bufio.Writer) error) error {
 		return err
 	}
 	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
 		f.Close()
 		return err
 	}
