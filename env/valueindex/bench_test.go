@@ -2,10 +2,10 @@ package valueindex
 
 import (
 	"context"
-	"syscall"
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/internal/cputime"
 )
 
 // BenchmarkHostileQuery is one search_values call of 125 words over a
@@ -24,23 +24,13 @@ func BenchmarkHostileQuery(b *testing.B) {
 	} {
 		b.Run(bb.name, func(b *testing.B) {
 			q := env.ValueQuery{Query: bb.query, Limit: 5}
-			start := cpuTime()
+			start := cputime.Process()
 			for b.Loop() {
 				if _, err := s.SearchValues(context.Background(), ds, "big", db, q); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(cpuTime()-start)/1e6/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(cputime.PerOp(start, b.N), "cpu-ms/op")
 		})
 	}
-}
-
-// cpuTime is the process's user and system CPU time so far, in
-// nanoseconds.
-func cpuTime() int64 {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		return 0
-	}
-	return u.Utime.Nano() + u.Stime.Nano()
 }
