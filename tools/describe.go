@@ -22,6 +22,10 @@ type columnProfile struct {
 	types                   *env.ResultSet // stored type, rows (SQLite only)
 	top                     *env.ResultSet // value, rows
 	samples                 *env.ResultSet // value
+	// est is set when the profile was read from a sample: stats, types
+	// and samples are then the sample's, top is unset, and est holds the
+	// estimates for the table.
+	est *estimate
 }
 
 // DescribeColumn runs describe_column: the column's declared type and the
@@ -29,8 +33,12 @@ type columnProfile struct {
 // column), its row count, NULL share, distinct count, min and max, its most
 // frequent values with their counts and a few sample values. Its
 // statements run under the same limits as execute_sql's, and the call as a
-// whole within the query timeout. A table or column that does not exist is
-// Result.Error (no_such_table, no_such_column) naming what there is.
+// whole within the query timeout. Its work is bounded whatever the table's
+// size: a table of more rows than the sample's (Config.DescribeSampleRows)
+// is profiled from a sample of that many, spread over the table, and the
+// reply gives the estimates with their margins (describe_sample.go). A
+// table or column that does not exist is Result.Error (no_such_table,
+// no_such_column) naming what there is.
 func (r *Runner) DescribeColumn(ctx context.Context, db env.DB, dialect env.Dialect, a *DescribeColumnArgs) (Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.QueryTimeout)
 	defer cancel()
@@ -50,6 +58,9 @@ func (r *Runner) DescribeColumn(ctx context.Context, db env.DB, dialect env.Dial
 	p, err := r.profile(ctx, db, dialect, t.Name, col)
 	if err != nil {
 		return r.failure("describe column", r.timedOut(ctx, "describe_column", err))
+	}
+	if p.est != nil {
+		return Result{Content: r.renderEstimate(p, dialect)}, nil
 	}
 	return Result{Content: r.renderProfile(p, dialect)}, nil
 }
@@ -78,9 +89,24 @@ func columnNames(t *env.Table, dialect env.Dialect) string {
 	return strings.Join(names, ", ")
 }
 
-// profile runs describe_column's statements, each under execute_sql's
-// limits.
+// profile reads what describe_column shows of a column: of the whole
+// table when it has at most the sample's rows (r.sampleRows), else of a
+// sample of that many, spread over the table (sampledProfile).
 func (r *Runner) profile(ctx context.Context, db env.DB, dialect env.Dialect, table string, col env.Column) (*columnProfile, error) {
+	n := r.sampleRows()
+	rs, err := db.Query(ctx, fmt.Sprintf("SELECT count(*) FROM (SELECT 1 FROM %s LIMIT %d) AS head", alwaysQuoted(table), n+1), r.Limits())
+	if err != nil {
+		return nil, err
+	}
+	if rows := asInt(firstRow(rs, 1)[0]); rows > int64(n) {
+		return r.sampledProfile(ctx, db, dialect, table, col, rows)
+	}
+	return r.exactProfile(ctx, db, dialect, table, col)
+}
+
+// exactProfile runs describe_column's statements over the whole table,
+// each under execute_sql's limits.
+func (r *Runner) exactProfile(ctx context.Context, db env.DB, dialect env.Dialect, table string, col env.Column) (*columnProfile, error) {
 	tq, cq := alwaysQuoted(table), alwaysQuoted(col.Name)
 	p := &columnProfile{table: table, column: col.Name, declared: col.Type}
 	lim := r.Limits()

@@ -21,6 +21,10 @@ type Config struct {
 	// SchemaCacheBytes bounds the inspect_schema text kept per immutable
 	// database (default DefaultSchemaCacheBytes); negative keeps none.
 	SchemaCacheBytes int
+	// DescribeSampleRows bounds the rows describe_column reads of a
+	// table: a table with more is profiled from a sample of this many
+	// (default DefaultDescribeSampleRows).
+	DescribeSampleRows int
 	// Values answers search_values; nil makes every search_values call
 	// an unavailable error.
 	Values env.ValueSearcher
@@ -57,6 +61,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.SchemaCacheBytes == 0 {
 		c.SchemaCacheBytes = DefaultSchemaCacheBytes
+	}
+	if c.DescribeSampleRows <= 0 {
+		c.DescribeSampleRows = DefaultDescribeSampleRows
 	}
 	return c
 }
