@@ -34,7 +34,8 @@ const help = `SQL ending in ;          run execute_sql in the current episode (m
                          observation and reward compared
 .help                    this text
 .quit                    close the episode and leave (Ctrl-D too)
-Each step costs a turn of the episode. Ctrl-C drops the line being typed.`
+Each step costs a turn of the episode. Ctrl-C drops the line or statement being
+typed; a command (a line starting with .) typed inside a statement drops it too.`
 
 // next reads one command: a dot command's line, or the lines of a SQL
 // statement up to the one that ends it with ";". "" for a blank line or
@@ -57,12 +58,33 @@ func (s *session) next() (string, error) {
 		if errors.Is(err, io.EOF) {
 			s.out.errorf("the input ended inside a statement (no closing ;): it was not run")
 		}
+		if errors.Is(err, errInterrupt) {
+			s.out.errorf("the statement being typed was dropped")
+		}
 		if err != nil {
 			return "", err
+		}
+		if cmd := strings.TrimSpace(line); strings.HasPrefix(cmd, ".") && !open(strings.Join(lines, "\n")) {
+			s.out.errorf("dropped the statement being typed (no closing ;): %s", oneLine(strings.Join(lines, " ")))
+			return cmd, nil
 		}
 		lines = append(lines, line)
 	}
 	return strings.Join(lines, "\n"), nil
+}
+
+// open says whether sql ends inside a string, a quoted name or a /* */
+// comment, where a line that starts with "." is text, not a command.
+func open(sql string) bool {
+	toks := sqltext.Tokens(sql + "\n")
+	last := toks[len(toks)-1] // an unterminated token runs to the end, the line break included
+	switch {
+	case !strings.HasSuffix(last.Text, "\n"):
+		return false
+	case last.Kind == sqltext.String || last.Kind == sqltext.Ident:
+		return true
+	}
+	return last.Kind == sqltext.Comment && strings.HasPrefix(last.Text, "/*")
 }
 
 // complete says whether sql ends with a ";" that is not inside a string,

@@ -21,7 +21,11 @@ const (
 	ctrlC = "\x03"
 	ctrlD = "\x04"
 	up    = "\x1b[A"
+	tab   = "\t"
 )
+
+// ptyRows is the height of the tests' terminals.
+const ptyRows = 50
 
 // ptySession is the REPL running in a child process on a pseudo-terminal,
 // typed at and read as a person would.
@@ -41,9 +45,20 @@ type ptySession struct {
 func startPTY(t *testing.T, url string, cols uint16, env ...string) *ptySession {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childURL+"="+url, "TERM=xterm", "NO_COLOR=")
+	cmd.Env = append(os.Environ(), childURL+"="+url)
+	return runOnPTY(t, cmd, cols, env...)
+}
+
+// runOnPTY starts cmd on a terminal of 50 rows and cols columns; env
+// adds to its environment (colour allowed unless it sets NO_COLOR).
+func runOnPTY(t *testing.T, cmd *exec.Cmd, cols uint16, env ...string) *ptySession {
+	t.Helper()
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, "TERM=xterm", "NO_COLOR=")
 	cmd.Env = append(cmd.Env, env...)
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: cols})
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: ptyRows, Cols: cols})
 	if err != nil {
 		t.Fatal(err)
 	}

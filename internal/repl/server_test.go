@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(childURL) != "" {
 		os.Exit(runChild())
 	}
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(m, goleak.Cleanup(removeBinary))
 }
 
 // testServer is a real episode server over the embedded demo dataset,
