@@ -40,20 +40,26 @@ func (c *cursor) close(ok bool) {
 // read-only and reads its rows within lim. ctx bounds the run: its end
 // interrupts the statement, reading included.
 func run(ctx context.Context, conn *conn, g *guard, stmt string, lim limits) (*env.ResultSet, error) {
-	cur, err := openCursor(ctx, conn, g, stmt)
+	cur, err := openRead(ctx, conn, g, stmt)
 	if err != nil {
 		return nil, err
-	}
-	if needsRawWrap(cur.rows.DeclTypes()) {
-		cols := append([]string(nil), cur.rows.Columns()...)
-		cur.close(true)
-		if cur, err = openCursor(ctx, conn, g, rawWrap(stmt, cols)); err != nil {
-			return nil, err
-		}
 	}
 	rs, err := readRows(cur.rows, lim)
 	cur.close(err == nil)
 	return rs, err
+}
+
+// openRead opens a cursor on stmt whose values come back as stored: a
+// statement with a result column the driver would convert (rawvalues.go)
+// is opened again, wrapped.
+func openRead(ctx context.Context, conn *conn, g *guard, stmt string) (cursor, error) {
+	cur, err := openCursor(ctx, conn, g, stmt)
+	if err != nil || !needsRawWrap(cur.rows.DeclTypes()) {
+		return cur, err
+	}
+	cols := append([]string(nil), cur.rows.Columns()...)
+	cur.close(true)
+	return openCursor(ctx, conn, g, rawWrap(stmt, cols))
 }
 
 // openCursor takes the statement kept prepared for text on conn, or
