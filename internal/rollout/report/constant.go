@@ -41,12 +41,12 @@ type ConstantAnswer struct {
 }
 
 // readsNoTable reports whether a correct submission read no table: as
-// the episode recorded it (a spec with final.requires_table_read pays it
-// as a mismatch), else as tr says, else by its text.
+// the episode recorded it (under final.requires_table_read the server
+// paid exactly those as a mismatch), else as tr says, else by its text.
 func readsNoTable(ctx context.Context, tr TableReader, t *schemas.Trajectory, sql string) bool {
-	last := t.Steps[len(t.Steps)-1]
-	if _, paidAsMismatch := last.RewardComponents[finalMismatch]; t.RewardSpec.Final.RequiresTableRead && paidAsMismatch {
-		return true
+	if t.RewardSpec.Final.RequiresTableRead {
+		_, paidAsMismatch := t.Steps[len(t.Steps)-1].RewardComponents[finalMismatch]
+		return paidAsMismatch
 	}
 	if tr != nil {
 		if none, ok := tr.ReadsNoTable(ctx, t, sql); ok {

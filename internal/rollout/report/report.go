@@ -102,7 +102,7 @@ type TableReader interface {
 // Options say what else a report reads.
 type Options struct {
 	Voter  Voter            // nil: votes compare the normalized SQL text
-	Tables TableReader      // nil: a correct answer reads no table when its SQL has no FROM
+	Tables TableReader      // nil: unless the record says, a correct answer reads no table when its SQL has no FROM
 	Usage  map[string]Usage // token usage by episode id; nil: unknown
 }
 

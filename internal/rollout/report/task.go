@@ -24,7 +24,7 @@ type vote struct {
 type taskAgg struct {
 	id, difficulty, db string // as its first episode gave them
 	n, c               int    // episodes counted, correct ones
-	votes              map[voteID]*vote
+	votes              map[voteID]vote
 	seen, ended        sampleSet // a sampled run's indexes: any episode, one that ended by its steps
 	constant           *ConstantAnswer
 }
@@ -45,18 +45,19 @@ func (t *taskAgg) add(f *fact) {
 		return
 	}
 	if t.votes == nil {
-		t.votes = map[voteID]*vote{}
+		t.votes = map[voteID]vote{}
 	}
 	k := voteIDOf(f.vote)
-	v := t.votes[k]
-	if v == nil {
-		t.votes[k] = &vote{count: 1, first: f.order, correct: f.correct}
+	v, ok := t.votes[k]
+	if !ok {
+		t.votes[k] = vote{count: 1, first: f.order, correct: f.correct}
 		return
 	}
 	v.count++
 	if f.order < v.first {
 		v.first, v.correct = f.order, f.correct
 	}
+	t.votes[k] = v
 }
 
 // scRight reports whether the task's majority vote is correct: the
@@ -64,15 +65,15 @@ func (t *taskAgg) add(f *fact) {
 // first, and the task counts as correct when that group's first
 // submission was. A task no submission of which ran counts as wrong.
 func (t *taskAgg) scRight() bool {
-	var best *vote
+	var best vote
 	var bestID voteID
 	for id, v := range t.votes {
-		if best == nil || v.count > best.count || v.count == best.count &&
+		if best.count == 0 || v.count > best.count || v.count == best.count &&
 			(v.first < best.first || v.first == best.first && string(id[:]) < string(bestID[:])) {
 			best, bestID = v, id
 		}
 	}
-	return best != nil && best.correct
+	return best.count > 0 && best.correct
 }
 
 // unfinished counts the task's samples none of whose episodes ended by
