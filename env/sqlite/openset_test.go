@@ -17,7 +17,7 @@ import (
 
 // smallDBs builds n one-table databases, database i holding the value i,
 // and returns their paths.
-func smallDBs(t *testing.T, n int) []string {
+func smallDBs(t testing.TB, n int) []string {
 	t.Helper()
 	dir := t.TempDir()
 	paths := make([]string, n)
@@ -31,7 +31,7 @@ func smallDBs(t *testing.T, n int) []string {
 }
 
 // openAll opens every path with e and closes them when the test ends.
-func openAll(t *testing.T, e *Engine, paths []string) []env.DB {
+func openAll(t testing.TB, e *Engine, paths []string) []env.DB {
 	t.Helper()
 	dbs := make([]env.DB, len(paths))
 	for i, p := range paths {
@@ -223,4 +223,40 @@ func TestIdleClosesConnections(t *testing.T) {
 		t.Error("Idle closed a database a call runs on")
 	}
 	stop()
+}
+
+// BenchmarkQueryReopening runs a one-row query on MaxOpenDBs + 1 small
+// databases in turn, so that every call opens its database and closes
+// the connection of the least recently used one, with MaxOpenDBs others
+// open: the price of a call on a database outside the open set, at
+// several bounds. go-sqlite3's close walks the callback handles of every
+// open connection (six a connection), and SQLite's open walks its list
+// of open files, so the price grows with the bound.
+func BenchmarkQueryReopening(b *testing.B) {
+	one := smallDBs(b, 1)[0]
+	data, err := os.ReadFile(one)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bound := range []int{1, 16, 256, 1024} {
+		b.Run(fmt.Sprintf("open-max=%d", bound), func(b *testing.B) {
+			dir := b.TempDir()
+			paths := make([]string, bound+1)
+			for i := range paths {
+				paths[i] = filepath.Join(dir, fmt.Sprintf("db%d.sqlite", i))
+				if err := os.WriteFile(paths[i], data, 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+			e := New(Config{MaxOpenDBs: bound})
+			dbs := openAll(b, e, paths)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if _, err := dbs[i%len(dbs)].Query(ctx, "SELECT v FROM t", env.Limits{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
