@@ -16,12 +16,20 @@ import (
 // two fails here whatever the sandbox's own count said.
 type portal struct {
 	c       *conn
-	coll    *sandbox.Collector
+	sink    rowSink
+	columns []string
 	oids    []uint32
 	batch   uint32
-	stopped bool  // the collector has what it wants; later rows are dropped
+	stopped bool  // the sink has what it wants; later rows are dropped
 	err     error // the first failure, the server's or the collector's
 	synced  bool  // Sync sent: only ReadyForQuery is left to read
+}
+
+// rowSink takes a statement's rows: a sandbox.Collector keeps them
+// within the limits, QueryEach's hands them on.
+type rowSink interface {
+	// Add offers one row; false asks for no more.
+	Add(values []any) (more bool, err error)
 }
 
 // run executes stmt with params (for $1, $2, ...: nil is NULL, anything
@@ -30,8 +38,20 @@ type portal struct {
 // more are asked for once the collector stops: a statement of a billion
 // rows costs one batch past the cap.
 func (c *conn) run(stmt string, params []any, lim limits) (*env.ResultSet, error) {
-	p := &portal{c: c, coll: sandbox.NewCollector(nil, lim.Limits, lim.ceil)}
-	p.batch = uint32(min(p.coll.Want(), fetchBatch))
+	coll := sandbox.NewCollector(nil, lim.Limits, lim.ceil)
+	p, err := c.execute(stmt, params, coll, min(coll.Want(), fetchBatch))
+	if err != nil {
+		return nil, err
+	}
+	rs := coll.Result()
+	rs.Columns = p.columns
+	return rs, nil
+}
+
+// execute runs stmt with params and hands its rows to sink, asking for
+// batch rows at a time, until the sink stops or the rows end.
+func (c *conn) execute(stmt string, params []any, sink rowSink, batch int) (*portal, error) {
+	p := &portal{c: c, sink: sink, batch: uint32(batch)}
 	values := make([][]byte, len(params))
 	for i, v := range params {
 		if v != nil {
@@ -53,7 +73,7 @@ func (c *conn) run(stmt string, params []any, lim limits) (*env.ResultSet, error
 	if p.err != nil {
 		return nil, p.err
 	}
-	return p.coll.Result(), nil
+	return p, nil
 }
 
 // read handles the server's messages up to ReadyForQuery. An error
@@ -94,15 +114,14 @@ func (p *portal) read() error {
 
 // describe takes the columns' names and types.
 func (p *portal) describe(m *pgproto3.RowDescription) {
-	names := make([]string, len(m.Fields))
+	p.columns = make([]string, len(m.Fields))
 	p.oids = make([]uint32, len(m.Fields))
 	for i, f := range m.Fields {
-		names[i], p.oids[i] = string(f.Name), f.DataTypeOID
+		p.columns[i], p.oids[i] = string(f.Name), f.DataTypeOID
 	}
-	p.coll.Result().Columns = names
 }
 
-// row offers one row to the collector, unless it stopped.
+// row offers one row to the sink, unless it stopped.
 func (p *portal) row(m *pgproto3.DataRow) {
 	if p.stopped {
 		return
@@ -112,7 +131,7 @@ func (p *portal) row(m *pgproto3.DataRow) {
 		p.fail(err)
 		return
 	}
-	more, err := p.coll.Add(vals)
+	more, err := p.sink.Add(vals)
 	switch {
 	case err != nil:
 		p.fail(err)
