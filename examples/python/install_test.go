@@ -8,38 +8,55 @@ import (
 	"testing"
 )
 
-// buildModules are what building the package offline needs of an
-// interpreter: venv (with ensurepip) to make an environment, and the
-// setuptools and wheel that pip install --no-build-isolation builds with.
-const buildModules = "import venv, ensurepip, setuptools, wheel"
+// buildModules are what installing the package offline needs of an
+// interpreter: venv, with ensurepip to put pip in the environment. The
+// build itself needs nothing more (_backend/sqlgym_backend.py is standard
+// library only): no setuptools, no wheel.
+const buildModules = "import venv, ensurepip"
 
 // debianPackages provide buildModules for Debian's python3.
-const debianPackages = "python3 python3-venv python3-setuptools python3-wheel"
+const debianPackages = "python3 python3-venv"
 
-// python3 finds an interpreter that can build and install the package
-// offline: python3 on PATH, else Debian's /usr/bin/python3. Without one
-// the test skips, except in CI, where it fails.
-func python3(t *testing.T) string {
+// pythons finds every interpreter that can install the package offline
+// among python3 on PATH and Debian's /usr/bin/python3 (the same file
+// once). Without one the test skips, except in CI, where it fails.
+func pythons(t *testing.T) []string {
 	t.Helper()
-	var tried []string
+	var found, tried []string
+	seen := map[string]bool{}
 	candidates := []string{"/usr/bin/python3"}
 	if py, err := exec.LookPath("python3"); err == nil {
 		candidates = append([]string{py}, candidates...)
 	}
 	for _, py := range candidates {
+		real, err := filepath.EvalSymlinks(py)
+		if err != nil || seen[real] {
+			continue
+		}
+		seen[real] = true
 		out, err := exec.Command(py, "-c", buildModules).CombinedOutput()
 		if err == nil {
-			return py
+			found = append(found, py)
+			continue
 		}
 		tried = append(tried, py+": "+strings.TrimSpace(lastLine(string(out), err)))
 	}
-	msg := "no python3 that can install the package offline (needs venv, setuptools and wheel; Debian: apt-get install " +
+	if len(found) > 0 {
+		return found
+	}
+	msg := "no python3 that can install the package offline (needs venv and ensurepip; Debian: apt-get install " +
 		debianPackages + "): " + strings.Join(tried, "; ")
 	if os.Getenv("CI") == "true" {
 		t.Fatalf("%s (CI=true requires it; .ci/run installs it)", msg)
 	}
 	t.Skip(msg)
-	return ""
+	return nil
+}
+
+// python3 is the first interpreter pythons finds.
+func python3(t *testing.T) string {
+	t.Helper()
+	return pythons(t)[0]
 }
 
 func lastLine(out string, err error) string {
@@ -51,21 +68,31 @@ func lastLine(out string, err error) string {
 }
 
 // packageFiles are the package's sources: what pip install builds from.
-var packageFiles = []string{"pyproject.toml", "README.md", "sqlgym_client.py", "sqlgym/*.py"}
+var packageFiles = []string{"pyproject.toml", "README.md", "sqlgym_client.py", "sqlgym/*.py", "_backend/*.py"}
 
-// installPackage installs the package the way the README says, into a
-// new virtual environment, and returns that environment's interpreter.
-// It builds from a copy of the sources, so that the build's leftovers
-// (build/, *.egg-info) stay out of the tree and concurrent runs apart.
+// installPackage installs the package the way the README says (python3
+// -m venv, then pip install --no-build-isolation, offline) into a new
+// virtual environment, and returns that environment's interpreter. It
+// builds from a copy of the sources, so that concurrent runs stay apart.
 func installPackage(t *testing.T, py string) string {
+	t.Helper()
+	return install(t, py, "--no-build-isolation")
+}
+
+// install makes a virtual environment with py -m venv, as the README
+// says (without the system's site-packages), pip-installs a copy of the
+// sources into it with pip's extra flags and no package index, and
+// returns the environment's interpreter.
+func install(t *testing.T, py string, flags ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src")
 	copyFiles(t, src, packageFiles)
 	venv := filepath.Join(dir, "venv")
-	run(t, py, "-m", "venv", "--system-site-packages", venv)
+	run(t, py, "-m", "venv", venv)
 	vpy := filepath.Join(venv, "bin", "python")
-	run(t, vpy, "-m", "pip", "install", "--no-build-isolation", "--no-index", "--disable-pip-version-check", src)
+	args := append([]string{"-m", "pip", "install", "--no-index", "--disable-pip-version-check"}, flags...)
+	run(t, vpy, append(args, src)...)
 	return vpy
 }
 

@@ -107,6 +107,9 @@ func runScript(t *testing.T, py string, s script, env []string) {
 	if !bytes.Contains(out, []byte(s.want)) {
 		t.Fatalf("output lacks %q:\n%s", s.want, out)
 	}
+	if bytes.Contains(out, []byte("Traceback (most recent call last)")) {
+		t.Fatalf("python %s: a traceback:\n%s", strings.Join(s.args, " "), out)
+	}
 	if bytes.Contains(out, []byte("skipped")) {
 		t.Fatalf("python tests were skipped, though the servers are up:\n%s", out)
 	}
