@@ -1,6 +1,7 @@
 """A GRPO-style rollout loop over one asyncio connection.
 
-For each of ``--groups`` tasks of ``--dataset`` it runs ``--group-size``
+For each of ``--groups`` tasks of ``--dataset`` (by default the first
+dataset the server serves, as server.info lists them) it runs ``--group-size``
 episodes (a GRPO group), at most ``--concurrency`` at once, all over one
 :class:`sqlgym.AsyncClient`. A scripted stand-in for the policy plays each
 episode: it inspects the schema, tries candidate queries built from the
@@ -152,9 +153,14 @@ def advantages(group: List[Rollout]) -> None:
 
 async def main(args: argparse.Namespace) -> int:
     async with sqlgym.AsyncClient(args.url, token=args.token, timeout=args.timeout) as client:
-        tasks = (await client.tasks(dataset=args.dataset, offset=args.offset, limit=args.groups))["tasks"]
+        served = [d["name"] for d in (await client.info())["datasets"]]
+        dataset = args.dataset or served[0]
+        if dataset not in served:
+            print(f"--dataset {dataset}: the server serves {', '.join(served)}", file=sys.stderr)
+            return 2
+        tasks = (await client.tasks(dataset=dataset, offset=args.offset, limit=args.groups))["tasks"]
         if len(tasks) < args.groups:
-            print(f"{args.dataset} has {len(tasks)} tasks from offset {args.offset}, fewer than --groups {args.groups}",
+            print(f"{dataset} has {len(tasks)} tasks from offset {args.offset}, fewer than --groups {args.groups}",
                   file=sys.stderr)
             return 2
         run = Run([Rollout(g, s, t["task_id"]) for g, t in enumerate(tasks) for s in range(args.group_size)])
@@ -203,7 +209,7 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--url", default=sqlgym.DEFAULT_URL, help="the server's ws://host:port/v1/ws")
     p.add_argument("--token", default=None, help="the server's --token, if it has one")
-    p.add_argument("--dataset", default="demo", help="dataset the tasks come from")
+    p.add_argument("--dataset", default=None, help="dataset the tasks come from (default: the server's first)")
     p.add_argument("--offset", type=int, default=0, help="first task of the dataset to use")
     p.add_argument("--groups", type=int, default=8, help="tasks, one GRPO group each")
     p.add_argument("--group-size", type=int, default=4, help="episodes per group")

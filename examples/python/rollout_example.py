@@ -1,7 +1,8 @@
 """A rollout worker in miniature: GRPO groups over one socket.
 
 Runs ``--group-size`` episodes of each of the first tasks of a dataset
-concurrently over one WebSocket, with a scripted stand-in for the policy
+(``--dataset``, by default the first the server serves, as server.info
+lists them) concurrently over one WebSocket, with a scripted stand-in for the policy
 (look at the schema, then submit a guess), computes group-relative
 advantages the way GRPO does, and reads one trajectory back.
 
@@ -25,7 +26,7 @@ import re
 import statistics
 import sys
 from collections import Counter, defaultdict
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from sqlgym import DEFAULT_URL, Client, Policy, Rollout, run_batch
 
@@ -58,6 +59,19 @@ def scripted_policy(rng: random.Random, native: bool = False) -> Policy:
     return policy
 
 
+def choose_dataset(client: Client, wanted: Optional[str]) -> str:
+    """The dataset to take tasks from: ``wanted`` when the server serves it,
+    else (None) the server's first; a dataset it does not serve ends the
+    script with a message naming those it does."""
+    served = [d["name"] for d in client.info()["datasets"]]
+    if wanted is None:
+        return served[0]
+    if wanted not in served:
+        print(f"--dataset {wanted}: the server serves {', '.join(served)}", file=sys.stderr)
+        raise SystemExit(2)
+    return wanted
+
+
 def advantages(rollouts: List[Rollout]) -> Dict[str, float]:
     """GRPO: each episode's total reward minus its group's mean, over the group's std."""
     groups: Dict[Any, List[Rollout]] = defaultdict(list)
@@ -76,7 +90,7 @@ def main(argv: List[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--url", default=DEFAULT_URL, help="ws://host:port/v1/ws, or http://host:port/v1/rpc")
     p.add_argument("--token", default=None, help="the server's --token, if it has one")
-    p.add_argument("--dataset", default="demo")
+    p.add_argument("--dataset", default=None, help="dataset the tasks come from (default: the server's first)")
     p.add_argument("--tasks", type=int, default=4, help="tasks (GRPO groups) in the batch")
     p.add_argument("--group-size", type=int, default=4, help="episodes per task")
     p.add_argument("--policy-version", default="scripted-0", help="stored in each trajectory's tags")
@@ -85,7 +99,9 @@ def main(argv: List[str]) -> int:
     args = p.parse_args(argv)
 
     with Client(args.url, token=args.token) as client:
-        tasks = client.tasks(dataset=args.dataset, limit=args.tasks)["tasks"]
+        dataset = choose_dataset(client, args.dataset)
+        tasks = client.tasks(dataset=dataset, limit=args.tasks)["tasks"]
+        print(f"{len(tasks)} tasks of {dataset}, {args.group_size} episodes each")
         policy = scripted_policy(random.Random(args.seed), native=args.native)
         rollouts = run_batch(client, policy, [t["task_id"] for t in tasks],
                              group_size=args.group_size, tags={"policy": args.policy_version, "batch": 0},
