@@ -26,6 +26,9 @@ func (rs *rolloutSetup) play(ctx context.Context, f *rolloutFlags, stderr io.Wri
 	if err != nil {
 		return 0, usageError{"--model-url: " + err.Error()}
 	}
+	if err := chat.Check(ctx); err != nil {
+		return 0, fmt.Errorf("%w; nothing was played or recorded", err)
+	}
 	ulog, err := rollout.OpenUsageLog(f.usagePath())
 	if err != nil {
 		return 0, err
