@@ -34,7 +34,8 @@ const help = `SQL ending in ;          run execute_sql in the current episode (m
                          observation and reward compared
 .help                    this text
 .quit                    close the episode and leave (Ctrl-D too)
-Each step costs a turn of the episode. Ctrl-C drops the line or statement being
+Each step costs a turn of the episode; a tool the episode does not offer is
+refused before anything is sent. Ctrl-C drops the line or statement being
 typed; a command (a line starting with .) typed inside a statement drops it too.`
 
 // next reads one command: a dot command's line, or the lines of a SQL

@@ -118,9 +118,7 @@ func (s *session) closeEpisode(ctx context.Context) {
 // runSQL runs execute_sql with the statement as typed, its final ";"
 // removed.
 func (s *session) runSQL(ctx context.Context, sql string) {
-	if r := s.step(ctx, client.ToolCall(schemas.ToolExecuteSQL, map[string]any{"sql": trimStatement(sql)})); r != nil {
-		s.showStep(r, false)
-	}
+	s.callTool(ctx, schemas.ToolExecuteSQL, map[string]any{"sql": trimStatement(sql)}, false)
 }
 
 // schema runs inspect_schema, for one table or all.
@@ -133,9 +131,7 @@ func (s *session) schema(ctx context.Context, args []string) {
 	if len(args) == 1 {
 		a["table"] = args[0]
 	}
-	if r := s.step(ctx, client.ToolCall(schemas.ToolInspectSchema, a)); r != nil {
-		s.showStep(r, true)
-	}
+	s.callTool(ctx, schemas.ToolInspectSchema, a, true)
 }
 
 // submit sends the final answer.
@@ -145,9 +141,7 @@ func (s *session) submit(ctx context.Context, rest string) {
 		s.out.errorf("usage: .submit SQL")
 		return
 	}
-	if r := s.step(ctx, client.ToolCall(schemas.ToolSubmit, map[string]any{"sql": sql})); r != nil {
-		s.showStep(r, false)
-	}
+	s.callTool(ctx, schemas.ToolSubmit, map[string]any{"sql": sql}, false)
 }
 
 // text sends a model's raw completion, then shows how the server parsed
@@ -176,5 +170,5 @@ func (s *session) text(ctx context.Context, first string) {
 			s.out.styledf(styleBold, "parsed as %s", callText(last.Tool, last.Arguments))
 		}
 	}
-	s.showStep(r, true)
+	s.showStep(ctx, r, true)
 }

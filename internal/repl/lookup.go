@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -17,9 +16,7 @@ func (s *session) search(ctx context.Context, args []string) {
 		s.out.errorf("usage: .search PHRASE [--table T] [--column C] [--limit N]")
 		return
 	}
-	if r := s.step(ctx, client.ToolCall(schemas.ToolSearchValues, a)); r != nil {
-		s.showStep(r, true)
-	}
+	s.callTool(ctx, schemas.ToolSearchValues, a, true)
 }
 
 // parseSearch reads .search's words into search_values's arguments.
@@ -68,7 +65,5 @@ func (s *session) describe(ctx context.Context, args []string) {
 		return
 	}
 	a := map[string]any{"table": args[0], "column": args[1]}
-	if r := s.step(ctx, client.ToolCall(schemas.ToolDescribeColumn, a)); r != nil {
-		s.showStep(r, true)
-	}
+	s.callTool(ctx, schemas.ToolDescribeColumn, a, true)
 }

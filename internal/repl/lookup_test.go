@@ -41,8 +41,9 @@ func TestSearchAndDescribeCommands(t *testing.T) {
 		{"usage", ".reset demo/library-001\n.describe authors\n.search --limit 3\n",
 			[]string{"usage: .describe TABLE COLUMN", "usage: .search PHRASE"}, []string{"turn 1/8"}},
 		{"tools of the episode", ".reset demo/library-001 --tools describe_column\n.search jane\n.prompt\n",
-			[]string{`unknown tool "search_values": the tools are submit, describe_column`, "describe_column {"},
-			[]string{"inspect_schema {"}},
+			[]string{"this episode does not offer search_values (it offers ", "no turn spent",
+				".reset demo/library-001 --tools describe_column,search_values starts one that does", "describe_column {"},
+			[]string{"inspect_schema {", "turn 1/8"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -124,6 +124,16 @@ func (p *ptySession) line(keys, prompt string) string {
 	return p.expect(prompt)
 }
 
+// command types a line and returns the output it caused, up to the
+// prompt that follows: unlike line, it waits for the line to show first,
+// so that prompt may be the one the line was typed at.
+func (p *ptySession) command(keys, prompt string) string {
+	p.t.Helper()
+	p.send(keys + enter)
+	p.expect(keys)
+	return p.expect(prompt)
+}
+
 // exit waits for the REPL to end and checks that it ended well.
 func (p *ptySession) exit() {
 	p.t.Helper()

@@ -2,6 +2,7 @@ package repl
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,7 +17,7 @@ import (
 // showStep prints a step: the engine's error in red, or the rows of a
 // result as a table (or, with observation set or no rows, the text the
 // model sees), then the reward and, when the episode ended, the outcome.
-func (s *session) showStep(r *stepReply, observation bool) {
+func (s *session) showStep(ctx context.Context, r *stepReply, observation bool) {
 	info := r.Info
 	switch {
 	case info.Error != nil:
