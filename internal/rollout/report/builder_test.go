@@ -103,3 +103,19 @@ func TestRepeatedSampleCountsItsLastEnding(t *testing.T) {
 		}
 	}
 }
+
+// TestReportTwiceIsTheSame: a Builder's report can be made again (after
+// more episodes, say) without counting anything twice.
+func TestReportTwiceIsTheSame(t *testing.T) {
+	b := report.NewBuilder(report.Options{})
+	closed := sampled("d/2", 0, false)
+	closed.Steps[0].Outcome = ""
+	for _, ep := range append(run([][2]int{{3, 1}, {2, 2}}), closed) {
+		b.Add(context.Background(), ep)
+	}
+	first, _ := json.Marshal(b.Report())
+	second, _ := json.Marshal(b.Report())
+	if string(first) != string(second) {
+		t.Errorf("second report\n%s\ndiffers from the first\n%s", second, first)
+	}
+}

@@ -59,9 +59,11 @@ func (g *group) add(f *fact, t *schemas.Trajectory) {
 // for each k of ks that half its tasks reach, ks nil meaning the
 // candidates its sample counts give.
 func (g *group) stats(tasks []*taskAgg, ks []int, vote string) *Stats {
-	s := g.s
-	s.SCVote = vote
-	s.CorrectNoTableRead = g.noTable
+	s := g.s // the episodes' counts; what follows is set afresh, so that Report may be called again
+	s.SCVote, s.CorrectNoTableRead = vote, g.noTable
+	s.Unfinished, s.Samples, s.MinSamples = 0, 0, 0
+	clear(s.PassAtK)
+	clear(s.PassAtKTasks)
 	var tallies []taskTally
 	right := 0
 	for _, t := range tasks {
