@@ -26,15 +26,20 @@ func answersByQuestion(t *testing.T, answers [][2]string) string {
 				break
 			}
 		}
-		args, _ := json.Marshal(map[string]string{"sql": sql})
-		call, _ := json.Marshal(map[string]any{"id": "c1", "type": "function",
-			"function": map[string]string{"name": "submit", "arguments": string(args)}})
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,` +
-			`"tool_calls":[` + string(call) + `]}}],"usage":{"prompt_tokens":50,"completion_tokens":7}}`))
+		submitReply(w, sql)
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/v1"
+}
+
+// submitReply writes a chat completion whose one tool call submits sql.
+func submitReply(w http.ResponseWriter, sql string) {
+	args, _ := json.Marshal(map[string]string{"sql": sql})
+	call, _ := json.Marshal(map[string]any{"id": "c1", "type": "function",
+		"function": map[string]string{"name": "submit", "arguments": string(args)}})
+	w.Header().Set("Content-Type", "application/json")
+	w.Write([]byte(`{"choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,` +
+		`"tool_calls":[` + string(call) + `]}}]}`))
 }
 
 // TestReportCountsConstantAnswers plays, on the demo, a constant that

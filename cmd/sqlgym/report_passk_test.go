@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"math"
 	"net/http"
@@ -30,12 +29,7 @@ func rightOnce(t *testing.T, golds map[string]string) string {
 			}
 		}
 		mu.Unlock()
-		args, _ := json.Marshal(map[string]string{"sql": sql})
-		call, _ := json.Marshal(map[string]any{"id": "c1", "type": "function",
-			"function": map[string]string{"name": "submit", "arguments": string(args)}})
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,` +
-			`"tool_calls":[` + string(call) + `]}}]}`))
+		submitReply(w, sql)
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/v1"
