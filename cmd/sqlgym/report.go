@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"net/url"
+	"os"
 	"path/filepath"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
@@ -56,6 +57,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if f.usage == "" && f.out != "" {
 		f.usage = filepath.Join(f.out, rollout.UsageFile)
+	}
+	if f.out != "" {
+		if err := os.MkdirAll(f.out, 0o755); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
 	}
 	rd, closer, err := openTrajectoryReader(ctx, f.stack.trajectories, f.stack.dataDir)
 	if err != nil {

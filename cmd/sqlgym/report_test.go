@@ -48,8 +48,7 @@ func TestReportByTagOnClientEpisodes(t *testing.T) {
 		{`{"run":"rl2","policy":"v2"}`, c.ID, []string{c.GoldSQL}}, // another run
 		{`{"run":"rl1"}`, c.ID, []string{"SELECT -1"}},             // no policy tag
 	})
-	out := filepath.Join(dir, "out")
-	os.MkdirAll(out, 0o755)
+	out := filepath.Join(dir, "out", "not-yet") // report makes the folder
 	var stdout bytes.Buffer
 	if err := run(context.Background(), []string{"report", "--data-dir", dir, "--run", "rl1", "--by", "policy", "--out", out},
 		&stdout, &stdout); err != nil {
