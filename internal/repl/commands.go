@@ -117,43 +117,57 @@ func trimStatement(sql string) string {
 // exec runs one command and says whether the REPL should stop.
 func (s *session) exec(ctx context.Context, cmd string) (quit bool) {
 	if !strings.HasPrefix(cmd, ".") {
-		s.runSQL(ctx, cmd)
-		return s.lost
+		if s.reconnect(ctx) {
+			s.runSQL(ctx, cmd)
+		}
+		return false
 	}
 	name, rest, _ := strings.Cut(cmd, " ")
-	rest = strings.TrimSpace(rest)
-	args := strings.Fields(rest)
-	switch name {
-	case ".help":
-		s.out.linef("%s", help)
-	case ".quit":
+	if name == ".quit" {
 		return true
-	case ".tasks":
-		s.tasks(ctx, args)
-	case ".reset":
-		s.resetCmd(ctx, args)
-	case ".schema":
-		s.schema(ctx, args)
-	case ".search":
-		s.search(ctx, args)
-	case ".describe":
-		s.describe(ctx, args)
-	case ".submit":
-		s.submit(ctx, rest)
-	case ".text":
-		s.text(ctx, rest)
-	case ".prompt":
-		s.showPrompt()
-	case ".trajectory":
-		s.trajectory(ctx)
-	case ".reward":
-		s.reward(ctx)
-	case ".replay":
-		s.replay(ctx, args)
-	default:
-		s.out.errorf("unknown command %s: .help lists the commands", name)
 	}
-	return s.lost
+	c, ok := commandNamed(name)
+	switch {
+	case !ok:
+		s.out.errorf("unknown command %s: .help lists the commands", name)
+	case !c.server || s.reconnect(ctx):
+		rest = strings.TrimSpace(rest)
+		c.run(s, ctx, rest, strings.Fields(rest))
+	}
+	return false
+}
+
+// command is one dot command.
+type command struct {
+	name   string
+	server bool // it calls the server (which is dialled again first, if it went away)
+	run    func(s *session, ctx context.Context, rest string, args []string)
+}
+
+// commands are the dot commands but .quit, which exec handles.
+var commands = []command{
+	{".help", false, func(s *session, _ context.Context, _ string, _ []string) { s.out.linef("%s", help) }},
+	{".tasks", true, func(s *session, ctx context.Context, _ string, args []string) { s.tasks(ctx, args) }},
+	{".reset", true, func(s *session, ctx context.Context, _ string, args []string) { s.resetCmd(ctx, args) }},
+	{".schema", true, func(s *session, ctx context.Context, _ string, args []string) { s.schema(ctx, args) }},
+	{".search", true, func(s *session, ctx context.Context, _ string, args []string) { s.search(ctx, args) }},
+	{".describe", true, func(s *session, ctx context.Context, _ string, args []string) { s.describe(ctx, args) }},
+	{".submit", true, func(s *session, ctx context.Context, rest string, _ []string) { s.submit(ctx, rest) }},
+	{".text", true, func(s *session, ctx context.Context, rest string, _ []string) { s.text(ctx, rest) }},
+	{".prompt", false, func(s *session, _ context.Context, _ string, _ []string) { s.showPrompt() }},
+	{".trajectory", true, func(s *session, ctx context.Context, _ string, _ []string) { s.trajectory(ctx) }},
+	{".reward", true, func(s *session, ctx context.Context, _ string, _ []string) { s.reward(ctx) }},
+	{".replay", true, func(s *session, ctx context.Context, _ string, args []string) { s.replay(ctx, args) }},
+}
+
+// commandNamed finds a dot command by its name.
+func commandNamed(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
 }
 
 // readText reads a raw completion: first (the rest of the .text line, if

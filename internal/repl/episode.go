@@ -93,8 +93,8 @@ func (s *session) callFailed(err error) {
 		s.out.errorf("error: %v", err)
 	default:
 		// The call could not be written, or its reply read: the socket
-		// is gone, and every later call would fail the same way.
-		s.out.errorf("the connection to the server is closed: %v", err)
+		// is gone. The session goes on; the next call dials again.
+		s.out.errorf("the server went away (%v); the session goes on, and the next command that needs the server connects again", err)
 		s.lost = true
 	}
 }

@@ -58,9 +58,9 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("repl: %w", err)
 	}
-	defer c.Close()
 	info, err := c.Info(ctx)
 	if err != nil {
+		c.Close()
 		return fmt.Errorf("repl: %w", err)
 	}
 	term := isTerminal(cfg.Stdin) && isTerminal(cfg.Stdout)
@@ -70,7 +70,9 @@ func Run(ctx context.Context, cfg Config) error {
 	} else {
 		in = newScript(cfg.Stdin, cfg.Stdout, cfg.Echo)
 	}
-	s := &session{c: c, info: info, in: in, out: newPrinter(cfg.Stdout, term && colorWanted(os.Getenv)), term: term}
+	s := &session{c: c, info: info, url: cfg.URL, token: cfg.Token, in: in,
+		out: newPrinter(cfg.Stdout, term && colorWanted(os.Getenv)), term: term}
+	defer func() { s.c.Close() }() // the client of the last connection
 	if term {
 		s.banner(cfg.URL)
 	}
@@ -84,13 +86,14 @@ func Run(ctx context.Context, cfg Config) error {
 
 // session is one run of the REPL.
 type session struct {
-	c    *client.Client
-	info *schemas.ServerInfo
-	in   lineSource
-	out  *printer
-	term bool     // on a terminal: prompts, colour, waiting for Enter in .replay
-	ep   *episode // the current episode; nil before the first .reset
-	lost bool     // the connection to the server has ended
+	c          *client.Client
+	info       *schemas.ServerInfo
+	url, token string // where c connects, to connect again when the server went away
+	in         lineSource
+	out        *printer
+	term       bool     // on a terminal: prompts, colour, waiting for Enter in .replay
+	ep         *episode // the current episode; nil before the first .reset
+	lost       bool     // the connection to the server has ended; the next command that needs it dials again
 }
 
 // loop reads and runs commands until the input ends or a command quits.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,8 +41,13 @@ func (s *session) replay(ctx context.Context, args []string) {
 	}
 	s.out.linef("replaying %s (record %d of %s): %s, %s, outcome %s, total reward %s",
 		rec.EpisodeID, n, args[0], rec.Task.TaskID, plural(len(rec.Steps), "step"), rec.Outcome, num(rec.TotalReward))
-	if !s.start(ctx, replayParams(rec)) {
+	if !s.offersRecorded(rec) || !s.start(ctx, replayParams(rec)) {
 		return
+	}
+	if slices.Equal(rec.Messages, s.ep.reset.Messages) {
+		s.out.styledf(styleGreen, "  same prompt as recorded")
+	} else {
+		s.out.styledf(styleYellow, "  DIFFERS: prompt (.prompt shows the new one)")
 	}
 	sent, differ := s.replaySteps(ctx, rec)
 	s.replaySummary(rec, sent, differ)
@@ -73,14 +79,49 @@ func (s *session) replaySteps(ctx context.Context, rec *schemas.Trajectory) (sen
 	return sent, differ
 }
 
-// replayParams resets the recorded task as it was played.
+// replayParams resets the recorded task as it was played: its action
+// format, turn budget, reward spec and tools.
 func replayParams(rec *schemas.Trajectory) schemas.ResetParams {
-	p := schemas.ResetParams{TaskID: rec.Task.TaskID, ActionFormat: rec.ActionFormat, MaxTurns: new(rec.MaxTurns)}
+	p := schemas.ResetParams{TaskID: rec.Task.TaskID, ActionFormat: rec.ActionFormat, MaxTurns: new(rec.MaxTurns),
+		Tools: recordedTools(rec)}
 	if rec.RewardSpec.Match != "" {
 		p.Reward, _ = json.Marshal(rec.RewardSpec)
 	}
-	p.Tags, _ = json.Marshal(map[string]string{"replay_of": rec.EpisodeID})
+	p.Tags, _ = json.Marshal(map[string]string{originTag: originREPL, "replay_of": rec.EpisodeID})
 	return p
+}
+
+// offersRecorded says whether the server offers every tool the recorded
+// episode did; when it does not, it says which and how to get them, and
+// nothing is reset: a replay without them would differ at their first
+// call for want of the tool, not for anything the model did.
+func (s *session) offersRecorded(rec *schemas.Trajectory) bool {
+	server := toolNames(s.info.Tools)
+	var missing []string
+	for _, t := range recordedTools(rec) {
+		if !slices.Contains(server, t) {
+			missing = append(missing, t)
+		}
+	}
+	if len(missing) == 0 {
+		return true
+	}
+	s.out.errorf("the recorded episode offered %s, which this server has not enabled (it offers %s): nothing was sent",
+		strings.Join(missing, ", "), strings.Join(server, ", "))
+	s.out.errorf("a server started with --tools %s replays it (sqlgym serve, or sqlgym repl without --url)",
+		strings.Join(withTools(server, missing), ","))
+	return false
+}
+
+// v1Tools are protocol v1's tools, which a record naming no tools offered.
+var v1Tools = []string{schemas.ToolInspectSchema, schemas.ToolExecuteSQL, schemas.ToolSubmit}
+
+// recordedTools are the tools the recorded episode offered.
+func recordedTools(rec *schemas.Trajectory) []string {
+	if len(rec.Tools) == 0 {
+		return v1Tools
+	}
+	return rec.Tools
 }
 
 // awaitEnter waits for Enter on a terminal; false when the user typed q,

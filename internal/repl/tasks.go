@@ -2,6 +2,7 @@ package repl
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -107,8 +108,20 @@ func (s *session) resetCmd(ctx context.Context, args []string) {
 	s.start(ctx, p)
 }
 
-// start resets an episode with p and shows its task.
+// The tag every episode the REPL starts carries, so that exports and
+// reports can leave out (or keep only) what people played by hand:
+// export --exclude-tag origin=repl.
+const (
+	originTag  = "origin"
+	originREPL = "repl"
+)
+
+// start resets an episode with p (tagged origin=repl when it has no
+// tags) and shows its task.
 func (s *session) start(ctx context.Context, p schemas.ResetParams) bool {
+	if p.Tags == nil {
+		p.Tags, _ = json.Marshal(map[string]string{originTag: originREPL})
+	}
 	r, err := s.c.Reset(ctx, p)
 	if err != nil {
 		s.callFailed(err)

@@ -53,7 +53,10 @@ func toolNames(tools []schemas.Tool) []string {
 }
 
 // withTool is names, submit left out (always added), with tool added.
-func withTool(names []string, tool string) []string {
+func withTool(names []string, tool string) []string { return withTools(names, []string{tool}) }
+
+// withTools is names, submit left out (always added), with tools added.
+func withTools(names, tools []string) []string {
 	out := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == schemas.ToolSubmit })
-	return append(out, tool)
+	return append(out, tools...)
 }
