@@ -31,18 +31,25 @@ type ValueMatch struct {
 // what the index left out of the database, which the model is told.
 type ValueMatches struct {
 	Matches []ValueMatch
-	// Sampled are the "table.column" names of the columns whose distinct
-	// values were too many: only the most frequent were indexed.
-	Sampled []string
+	// Partial are the columns searched whose distinct values the index
+	// holds only in part, and how each was cut.
+	Partial []PartialColumn
 	// LongSkipped counts the values left out for being too long.
 	LongSkipped int64
-	// Capped is set when the database held more values than the index
-	// keeps: columns past the cap are not indexed.
-	Capped bool
 	// Cut says, a sentence each, what the bounds of one search left out
 	// of this query (words past the cap, terms too common to score, an
 	// unfinished typo pass), so the model is told.
 	Cut []string
+}
+
+// PartialColumn is a column whose distinct text values the index holds
+// only in part: its most frequent ones (values held by as many rows, in
+// the order of their text), as many as a bound left room for.
+type PartialColumn struct {
+	Table, Column string
+	Indexed       int64  // distinct values indexed
+	Distinct      int64  // distinct text values the column holds
+	Bound         string // the bound that cut it, as a reply names it
 }
 
 // ValueSearcher finds stored values of the databases of datasets, by

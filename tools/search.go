@@ -64,34 +64,51 @@ func (r *Runner) renderMatches(q env.ValueQuery, m *env.ValueMatches, dialect en
 		fmt.Fprintf(&b, "%s.%s = %s %s\n", quoteIdent(v.Table, dialect), quoteIdent(v.Column, dialect),
 			sqlString(r.cell(v.Value)), countRows(int(v.Rows)))
 	}
-	b.WriteString(indexNote(m))
+	b.WriteString(indexNote(m, dialect))
 	return clip(strings.TrimSuffix(b.String(), "\n"), r.budget())
 }
 
 // indexNote says what the value index, and the bounds of this search,
 // left out; "" when nothing.
-func indexNote(m *env.ValueMatches) string {
+func indexNote(m *env.ValueMatches, dialect env.Dialect) string {
 	var notes []string
-	if n := len(m.Sampled); n > 0 {
-		names := m.Sampled[:min(n, 5)]
-		more := ""
-		if n > len(names) {
-			more = fmt.Sprintf(" and %d more", n-len(names))
-		}
-		notes = append(notes, fmt.Sprintf("only the most frequent values of %s%s are searched (too many distinct values)",
-			strings.Join(names, ", "), more))
+	if len(m.Partial) > 0 {
+		notes = append(notes, partialNote(m.Partial, dialect))
 	}
 	if m.LongSkipped > 0 {
 		notes = append(notes, fmt.Sprintf("%d very long values are not searched", m.LongSkipped))
-	}
-	if m.Capped {
-		notes = append(notes, "the database has more values than the index holds: some columns are not searched")
 	}
 	notes = append(notes, m.Cut...)
 	if len(notes) == 0 {
 		return ""
 	}
 	return "Note: " + strings.Join(notes, "; ") + ".\n"
+}
+
+// partialNotes is how many columns indexed in part a reply names.
+const partialNotes = 5
+
+// partialNote names the columns searched that the index holds in part:
+// how many of their distinct values it holds, which ones, and the bound
+// that cut them; a value not found there may still be stored.
+func partialNote(cols []env.PartialColumn, dialect env.Dialect) string {
+	parts := make([]string, 0, partialNotes)
+	for _, c := range cols[:min(len(cols), partialNotes)] {
+		parts = append(parts, fmt.Sprintf("%s.%s: %s of %s distinct values indexed, the most frequent (cut by %s)",
+			quoteIdent(c.Table, dialect), quoteIdent(c.Column, dialect), grouped(float64(c.Indexed)), grouped(float64(c.Distinct)), c.Bound))
+	}
+	if n := len(cols) - len(parts); n > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more %s", n, plural(n, "column", "columns")))
+	}
+	return strings.Join(parts, "; ") + " (values held by as many rows are taken in text order); " +
+		"a value not found in such a column may still be stored there: look for it with execute_sql"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // sqlString writes s as an SQL string literal.

@@ -53,15 +53,20 @@ func TestSearchValuesGolden(t *testing.T) {
 }
 
 // TestSearchValuesSaysWhatIsLeftOut checks that the observation tells
-// the model of sampled columns, long values and a capped index.
+// the model of the columns indexed in part (how many values, which ones,
+// what cut them, where to look instead) and of long values.
 func TestSearchValuesSaysWhatIsLeftOut(t *testing.T) {
 	r, target := demoTarget(t, valueindex.Config{MaxDistinct: 3, MaxValueChars: 12, MaxValues: 5})
 	res, err := r.SearchValues(context.Background(), target, &SearchValuesArgs{Query: "Leeds"})
 	if err != nil || res.Error != nil {
 		t.Fatalf("%v %+v", err, res.Error)
 	}
-	for _, want := range []string{"Note: only the most frequent values of authors.name", "very long values are not searched",
-		"some columns are not searched"} {
+	for _, want := range []string{
+		"Note: authors.name: 3 of 23 distinct values indexed, the most frequent (cut by --value-index-max-distinct, 3 values per column)",
+		"distinct values indexed, the most frequent (cut by --value-index-max-values, 5 values per database)",
+		"and 5 more columns (values held by as many rows are taken in text order); " +
+			"a value not found in such a column may still be stored there: look for it with execute_sql",
+		"very long values are not searched"} {
 		if !strings.Contains(res.Content, want) {
 			t.Errorf("observation lacks %q:\n%s", want, res.Content)
 		}

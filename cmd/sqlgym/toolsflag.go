@@ -35,6 +35,7 @@ type indexFlags struct {
 	dir          string
 	build        string
 	maxChars     int
+	maxBytes     int64
 	maxDistinct  int
 	maxValues    int
 	buildTimeout time.Duration
@@ -56,9 +57,12 @@ func (t *toolFlags) register(fs *flag.FlagSet) {
 func (x *indexFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&x.dir, "value-index-dir", "", "where search_values's index files are kept (empty: DATA-DIR/value-index)")
 	fs.IntVar(&x.maxChars, "value-index-max-chars", valueindex.DefaultMaxValueChars, "longest text value indexed for search_values, in characters")
-	fs.IntVar(&x.maxDistinct, "value-index-max-distinct", valueindex.DefaultMaxDistinct,
-		"distinct values indexed per column; a column with more keeps its most frequent (search_values says so)")
-	fs.IntVar(&x.maxValues, "value-index-max-values", valueindex.DefaultMaxValues, "values indexed per database; columns past it are left out (search_values says so)")
+	bytesVar(fs, &x.maxBytes, "value-index-max-bytes", valueindex.DefaultMaxBytes,
+		"size of one database's value index file, about; a database whose values need more keeps each large column's most frequent values within a fair share (search_values names the columns cut)")
+	fs.IntVar(&x.maxDistinct, "value-index-max-distinct", 0,
+		"distinct values indexed per column, when positive; a column with more keeps its most frequent (search_values says so) (0: no bound but --value-index-max-bytes)")
+	fs.IntVar(&x.maxValues, "value-index-max-values", 0,
+		"values indexed per database, when positive; the columns that do not fit keep their most frequent, or none (search_values says so) (0: no bound but --value-index-max-bytes)")
 	fs.DurationVar(&x.buildTimeout, "value-index-build-timeout", valueindex.DefaultBuildTimeout, "time limit of building one database's value index")
 	fs.IntVar(&x.searches, "search-concurrency", valueindex.DefaultMaxSearches(),
 		"search_values calls running at once, over every database (default: half of GOMAXPROCS, at least 1); one more waits within its --query-timeout, then gets unavailable")
@@ -90,8 +94,11 @@ func (t *toolFlags) parse() error {
 }
 
 func (x *indexFlags) check() error {
-	if x.maxChars < 1 || x.maxDistinct < 1 || x.maxValues < 1 || x.buildTimeout <= 0 {
-		return usageError{"--value-index-max-chars, --value-index-max-distinct, --value-index-max-values and --value-index-build-timeout must be positive"}
+	if x.maxChars < 1 || x.maxBytes < 1 || x.buildTimeout <= 0 {
+		return usageError{"--value-index-max-chars, --value-index-max-bytes and --value-index-build-timeout must be positive"}
+	}
+	if x.maxDistinct < 0 || x.maxValues < 0 {
+		return usageError{"--value-index-max-distinct and --value-index-max-values must not be negative (0: no bound but --value-index-max-bytes)"}
 	}
 	if x.searches < 1 {
 		return usageError{fmt.Sprintf("--search-concurrency must be at least 1, got %d", x.searches)}
@@ -138,7 +145,7 @@ func (x *indexFlags) open(dataDir string, datasetDirs []string, log *zap.Logger)
 		return nil, usageError{fmt.Sprintf("--value-index-dir %s: %v", dir, err)}
 	}
 	return valueindex.New(valueindex.Config{
-		Dir: dir, MaxValueChars: x.maxChars, MaxDistinct: x.maxDistinct, MaxValues: x.maxValues,
+		Dir: dir, MaxValueChars: x.maxChars, MaxBytes: x.maxBytes, MaxDistinct: x.maxDistinct, MaxValues: x.maxValues,
 		BuildTimeout: x.buildTimeout, MaxSearches: x.searches, CloseTimeout: x.closeTimeout, Progress: logProgress(log),
 	})
 }
@@ -161,7 +168,7 @@ func writableDir(dir string) error {
 func logProgress(log *zap.Logger) func(valueindex.Progress) {
 	return func(p valueindex.Progress) {
 		fields := []zap.Field{zap.String("dataset", p.Dataset), zap.String("db_id", p.DBID),
-			zap.Int64("values", p.Values), zap.Bool("reused", p.Reused), zap.Duration("elapsed", p.Elapsed), zap.String("file", p.Path)}
+			zap.Int64("values", p.Values), zap.Int("partial_columns", p.Partial), zap.Bool("reused", p.Reused), zap.Duration("elapsed", p.Elapsed), zap.String("file", p.Path)}
 		if p.Err != nil {
 			log.Error("value index failed", append(fields, zap.Error(p.Err))...)
 			return

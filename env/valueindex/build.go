@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/sqlgym/sqlgym/env"
@@ -23,7 +22,7 @@ import (
 const schemaSQL = `
 CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE cols(id INTEGER PRIMARY KEY, tbl TEXT NOT NULL, col TEXT NOT NULL,
-  sampled INTEGER NOT NULL, long_skipped INTEGER NOT NULL);
+  indexed INTEGER NOT NULL, distinct_values INTEGER NOT NULL, bound TEXT NOT NULL, long_skipped INTEGER NOT NULL);
 CREATE TABLE vals(id INTEGER PRIMARY KEY, col_id INTEGER NOT NULL, value TEXT NOT NULL, nrows INTEGER NOT NULL,
   nwords INTEGER NOT NULL, ngrams INTEGER NOT NULL);
 CREATE VIRTUAL TABLE words USING fts4(content="", body, tokenize=simple);
@@ -41,20 +40,6 @@ CREATE TABLE gram_docs(gram TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROW
 // every value.
 const gramDocsSQL = `INSERT INTO gram_docs(gram, docs)
 SELECT term, documents FROM grams_terms WHERE col = '*'`
-
-// builder writes one database's index.
-type builder struct {
-	cfg      Config
-	db       env.DB
-	dialect  env.Dialect
-	tx       *sql.Tx
-	deadline time.Time
-	nextCol  int64
-	nextVal  int64
-	nwords   int64 // words of every value, added up
-	ngrams   int64 // trigrams of every value, added up
-	capped   bool
-}
 
 // build writes the index of db, whose identity is id, to path: into a
 // temporary file first, which is synced and renamed over path.
@@ -99,14 +84,17 @@ func fill(ctx context.Context, db env.DB, dialect env.Dialect, id identity, path
 	defer tx.Rollback()
 	deadline, _ := ctx.Deadline()
 	b := &builder{cfg: cfg, db: db, dialect: dialect, tx: tx, deadline: deadline}
-	if err := b.tables(ctx); err != nil {
+	if err := b.prepare(ctx); err != nil {
+		return err
+	}
+	defer b.close()
+	if err := b.index(ctx); err != nil {
 		return err
 	}
 	id = copyIdentity(id)
 	id["values"] = strconv.FormatInt(b.nextVal, 10)
 	id["words_tokens"] = strconv.FormatInt(b.nwords, 10)
 	id["grams_tokens"] = strconv.FormatInt(b.ngrams, 10)
-	id["capped"] = strconv.FormatBool(b.capped)
 	for k, v := range id {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO meta(k, v) VALUES (?, ?)", k, v); err != nil {
 			return fmt.Errorf("value index: meta: %w", err)
@@ -124,110 +112,6 @@ func fill(ctx context.Context, db env.DB, dialect env.Dialect, id identity, path
 		}
 	}
 	return nil
-}
-
-// tables indexes every column of every table, in name order.
-func (b *builder) tables(ctx context.Context) error {
-	tables, err := b.db.Tables(ctx)
-	if err != nil {
-		return fmt.Errorf("value index: list tables: %w", err)
-	}
-	sort.Slice(tables, func(i, j int) bool { return tables[i].Name < tables[j].Name })
-	for _, t := range tables {
-		for _, c := range t.Columns {
-			if err := b.column(ctx, t.Name, c); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// column indexes one column's distinct text values, most frequent first,
-// within the bounds; it records the column either way.
-func (b *builder) column(ctx context.Context, table string, c env.Column) error {
-	b.nextCol++
-	colID := b.nextCol
-	var sampled bool
-	var long int64
-	if room := b.cfg.MaxValues - int(b.nextVal); room <= 0 {
-		b.capped = true
-	} else if isText(b.dialect, c.Type) {
-		rs, err := b.read(ctx, table, c.Name, min(room, b.cfg.MaxDistinct))
-		if err != nil {
-			return err
-		}
-		if rs.Truncated && room < b.cfg.MaxDistinct {
-			b.capped = true
-		}
-		sampled = rs.Truncated && !b.capped
-		if long, err = b.insert(ctx, colID, rs); err != nil {
-			return err
-		}
-	}
-	_, err := b.tx.ExecContext(ctx, "INSERT INTO cols(id, tbl, col, sampled, long_skipped) VALUES (?, ?, ?, ?, ?)",
-		colID, table, c.Name, sampled, long)
-	if err != nil {
-		return fmt.Errorf("value index: %w", err)
-	}
-	return nil
-}
-
-// read returns up to n distinct values of a column with their row
-// counts, most frequent first; values over MaxValueChars come back NULL.
-func (b *builder) read(ctx context.Context, table, column string, n int) (*env.ResultSet, error) {
-	c, t := quoted(column), quoted(table)
-	filter := c + " IS NOT NULL"
-	if b.dialect == env.SQLite {
-		filter = "typeof(" + c + ") = 'text'" // SQLite keeps a type per value
-	}
-	q := fmt.Sprintf("SELECT CASE WHEN length(%[1]s) <= %[3]d THEN %[1]s END, count(*) FROM %[2]s WHERE %[4]s GROUP BY %[1]s ORDER BY count(*) DESC, %[1]s",
-		c, t, b.cfg.MaxValueChars, filter)
-	lim := env.Limits{MaxRows: n, MaxCellBytes: 4*b.cfg.MaxValueChars + 4, Timeout: time.Until(b.deadline)}
-	if b.deadline.IsZero() {
-		lim.Timeout = DefaultBuildTimeout
-	}
-	rs, err := b.db.Query(ctx, q, lim)
-	if err != nil {
-		return nil, fmt.Errorf("value index: read %s.%s: %w", table, column, err)
-	}
-	return rs, nil
-}
-
-// insert adds a column's values to the index; it returns how many were
-// too long.
-func (b *builder) insert(ctx context.Context, colID int64, rs *env.ResultSet) (int64, error) {
-	var long int64
-	for _, row := range rs.Rows {
-		v, ok := row[0].(string)
-		if !ok {
-			long++
-			continue
-		}
-		ws, _ := words(v, maxValueWords)
-		if len(ws) == 0 {
-			continue
-		}
-		gs := first(grams(ws, maxValueGrams))
-		b.nextVal++
-		id := b.nextVal
-		b.nwords += int64(len(ws))
-		b.ngrams += int64(len(gs))
-		for _, ins := range []struct {
-			sql  string
-			args []any
-		}{
-			{"INSERT INTO vals(id, col_id, value, nrows, nwords, ngrams) VALUES (?, ?, ?, ?, ?, ?)",
-				[]any{id, colID, v, count(row[1]), len(ws), len(gs)}},
-			{"INSERT INTO words(docid, body) VALUES (?, ?)", []any{id, strings.Join(ws, " ")}},
-			{"INSERT INTO grams(docid, body) VALUES (?, ?)", []any{id, strings.Join(gs, " ")}},
-		} {
-			if _, err := b.tx.ExecContext(ctx, ins.sql, ins.args...); err != nil {
-				return 0, fmt.Errorf("value index: insert: %w", err)
-			}
-		}
-	}
-	return long, nil
 }
 
 // fillVocab fills the vocabulary, which the typo pass of a search reads,

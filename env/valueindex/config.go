@@ -8,9 +8,8 @@ import (
 // Defaults of the zero fields of Config.
 const (
 	DefaultMaxValueChars = 200
-	DefaultMaxDistinct   = 20000
-	DefaultMaxValues     = 1_000_000
-	DefaultBuildTimeout  = 10 * time.Minute
+	DefaultMaxBytes      = 1 << 30
+	DefaultBuildTimeout  = time.Hour
 	DefaultCloseTimeout  = 30 * time.Second
 )
 
@@ -26,11 +25,19 @@ type Config struct {
 	Dir string
 	// MaxValueChars: longer values are not indexed (they are counted).
 	MaxValueChars int
-	// MaxDistinct: a column with more distinct values keeps only its
-	// most frequent ones, and is reported as sampled.
+	// MaxBytes bounds the size of one database's index file, about: each
+	// value counts what it adds to the file (valueCost). A database whose
+	// values need more keeps, of each column that does not fit, its most
+	// frequent values within a fair share of the bound (budget.go), and
+	// searches name the columns cut and how.
+	MaxBytes int64
+	// MaxDistinct, when positive, bounds the values indexed per column:
+	// a column with more keeps its most frequent. Zero: no bound but
+	// MaxBytes.
 	MaxDistinct int
-	// MaxValues bounds the values indexed per database; columns past it
-	// are left out, and searches say so.
+	// MaxValues, when positive, bounds the values indexed per database:
+	// the columns that do not fit keep their most frequent values, or
+	// none. Zero: no bound but MaxBytes.
 	MaxValues int
 	// BuildTimeout bounds the build of one database's index.
 	BuildTimeout time.Duration
@@ -51,6 +58,7 @@ type Progress struct {
 	Dataset, DBID string
 	Path          string        // the index file
 	Values        int64         // values indexed
+	Partial       int           // columns indexed in part
 	Reused        bool          // an index built before was found and kept
 	Elapsed       time.Duration // time to build or check it
 	Err           error         // the build failed
@@ -60,12 +68,10 @@ func (c Config) withDefaults() Config {
 	if c.MaxValueChars <= 0 {
 		c.MaxValueChars = DefaultMaxValueChars
 	}
-	if c.MaxDistinct <= 0 {
-		c.MaxDistinct = DefaultMaxDistinct
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = DefaultMaxBytes
 	}
-	if c.MaxValues <= 0 {
-		c.MaxValues = DefaultMaxValues
-	}
+	c.MaxDistinct, c.MaxValues = max(c.MaxDistinct, 0), max(c.MaxValues, 0)
 	if c.BuildTimeout <= 0 {
 		c.BuildTimeout = DefaultBuildTimeout
 	}

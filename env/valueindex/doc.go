@@ -17,17 +17,23 @@
 // most of its trigrams.
 //
 // Values are read through env.DB with plain SELECTs, so every engine is
-// indexed the same way (PostgreSQL's text columns as SQLite's). An index
+// indexed the same way (PostgreSQL's text columns as SQLite's), and
+// handed over one at a time where the engine can (env.RowStreamer), so a
+// build holds none of a column's values. An index
 // is rebuilt only when its database changes: a file's path, size and
 // modification time, or a connection string, key it; a second start
 // reads the index it finds and writes nothing. Files are written whole to
 // a temporary name, synced and renamed.
 //
 // Bounds (Config): values longer than MaxValueChars are left out and
-// counted, a column with more than MaxDistinct distinct values keeps its
-// most frequent ones and is marked sampled, a database keeps at most
-// MaxValues values, and a build stops at BuildTimeout. Searches report
-// what was left out, so the model is told.
+// counted; one database's index file is about MaxBytes at most, each
+// value charged what it adds to the file (budget.go); within it every
+// distinct text value of every column is indexed. A database that needs
+// more is shared out: each column cut keeps its most frequent values
+// within a fair share (budget.go says how), and records how many of how
+// many it holds. MaxDistinct and MaxValues bound counts too when set,
+// and a build stops at BuildTimeout. Searches name the columns cut and
+// what cut them, so the model is told.
 //
 // One search's work does not grow with the index: it takes the query's
 // first maxQueryWords words and maxQueryGrams trigrams, its typo pass

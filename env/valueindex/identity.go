@@ -14,7 +14,7 @@ import (
 
 // formatVersion changes whenever the index's tables or the way text is
 // folded change: an index of another version is rebuilt.
-const formatVersion = "2"
+const formatVersion = "3"
 
 // identity is what an index was built from: the database's source (and,
 // for a file, its size and modification time), the format and the
@@ -30,8 +30,8 @@ func identify(ds *env.Dataset, dbID string, cfg Config) (identity, string, error
 	}
 	id := identity{
 		"format": formatVersion, "dialect": string(ds.Dialect), "source": storedSource(ds.Dialect, source),
-		"max_value_chars": strconv.Itoa(cfg.MaxValueChars), "max_distinct": strconv.Itoa(cfg.MaxDistinct),
-		"max_values": strconv.Itoa(cfg.MaxValues),
+		"max_value_chars": strconv.Itoa(cfg.MaxValueChars), "max_bytes": strconv.FormatInt(cfg.MaxBytes, 10),
+		"max_distinct": strconv.Itoa(cfg.MaxDistinct), "max_values": strconv.Itoa(cfg.MaxValues),
 	}
 	if ds.Dialect == env.SQLite {
 		fi, err := os.Stat(source)
@@ -44,7 +44,7 @@ func identify(ds *env.Dataset, dbID string, cfg Config) (identity, string, error
 	// Indexes of other bounds live in other files, so a replay run with
 	// other bounds than the server's does not rebuild the server's.
 	sum := sha256.Sum256([]byte(strings.Join([]string{string(ds.Dialect), source,
-		id["max_value_chars"], id["max_distinct"], id["max_values"]}, "\x00")))
+		id["max_value_chars"], id["max_bytes"], id["max_distinct"], id["max_values"]}, "\x00")))
 	name := dbID + "-" + hex.EncodeToString(sum[:8]) + ".fts4.sqlite"
 	return id, filepath.Join(cfg.Dir, safeName(name)), nil
 }

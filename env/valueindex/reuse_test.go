@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -163,8 +164,9 @@ func TestChangedDatabaseRebuilds(t *testing.T) {
 }
 
 // TestBoundsAreReported indexes with small bounds: a column with more
-// distinct values than MaxDistinct is sampled, long values are counted,
-// and a database past MaxValues is capped; a search says all three.
+// distinct values than MaxDistinct keeps its most frequent, long values
+// are counted, and the columns past MaxValues keep none; a search names
+// each column cut, how many of its values were indexed and what cut it.
 func TestBoundsAreReported(t *testing.T) {
 	ds, cat := demoDataset(t)
 	s, err := New(Config{Dir: t.TempDir(), MaxDistinct: 3, MaxValueChars: 12, MaxValues: 5})
@@ -173,10 +175,26 @@ func TestBoundsAreReported(t *testing.T) {
 	}
 	defer s.Close()
 	m := search(t, s, ds, cat, "library", env.ValueQuery{Query: "Leeds", Limit: 5})
-	if len(m.Sampled) == 0 || m.LongSkipped == 0 || !m.Capped {
-		t.Errorf("sampled %v, long %d, capped %v: want all reported", m.Sampled, m.LongSkipped, m.Capped)
+	if m.LongSkipped == 0 {
+		t.Errorf("long values %d: want them counted", m.LongSkipped)
 	}
-	if !slices.Contains(m.Sampled, "authors.name") {
-		t.Errorf("sampled %v, want authors.name among them", m.Sampled)
+	bounds := map[string]env.PartialColumn{}
+	for _, p := range m.Partial {
+		bounds[p.Table+"."+p.Column] = p
+	}
+	name, ok := bounds["authors.name"]
+	if !ok || name.Indexed != 3 || name.Distinct != 23 || !strings.Contains(name.Bound, "--value-index-max-distinct") {
+		t.Errorf("authors.name %+v (found %v): want 3 of 23 indexed, cut by --value-index-max-distinct", name, ok)
+	}
+	var indexed int64
+	byValues := 0
+	for _, p := range m.Partial {
+		indexed += p.Indexed
+		if strings.Contains(p.Bound, "--value-index-max-values") {
+			byValues++
+		}
+	}
+	if byValues == 0 || indexed > 5 {
+		t.Errorf("partial %+v: want columns past --value-index-max-values named, at most 5 values indexed", m.Partial)
 	}
 }

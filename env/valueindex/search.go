@@ -23,18 +23,19 @@ type index struct {
 	db     *sql.DB
 	cols   []column
 	values int64
-	capped bool
 	// avgLen is the average number of terms of a value in each
 	// full-text table, BM25's average length.
 	avgLen map[string]float64
 }
 
-// column is one column of the indexed database.
+// column is one column of the indexed database: its values indexed, of
+// those it holds, and the bound that cut it ("" when it is whole).
 type column struct {
-	id          int64
-	table, name string
-	sampled     bool
-	longSkipped int64
+	id                int64
+	table, name       string
+	indexed, distinct int64
+	bound             string
+	longSkipped       int64
 }
 
 // errNoIndex is openIndex's answer when there is no usable index.
@@ -87,7 +88,6 @@ func (ix *index) load(id identity) error {
 		return errNoIndex
 	}
 	ix.values, _ = strconv.ParseInt(meta["values"], 10, 64)
-	ix.capped = meta["capped"] == "true"
 	ix.avgLen = map[string]float64{}
 	for _, table := range []string{"words", "grams"} {
 		tokens, _ := strconv.ParseFloat(meta[table+"_tokens"], 64)
@@ -97,14 +97,14 @@ func (ix *index) load(id identity) error {
 }
 
 func (ix *index) loadColumns() error {
-	rows, err := ix.db.Query("SELECT id, tbl, col, sampled, long_skipped FROM cols ORDER BY id")
+	rows, err := ix.db.Query("SELECT id, tbl, col, indexed, distinct_values, bound, long_skipped FROM cols ORDER BY id")
 	if err != nil {
 		return fmt.Errorf("value index: columns: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var c column
-		if err := rows.Scan(&c.id, &c.table, &c.name, &c.sampled, &c.longSkipped); err != nil {
+		if err := rows.Scan(&c.id, &c.table, &c.name, &c.indexed, &c.distinct, &c.bound, &c.longSkipped); err != nil {
 			return fmt.Errorf("value index: columns: %w", err)
 		}
 		ix.cols = append(ix.cols, c)
@@ -113,6 +113,17 @@ func (ix *index) loadColumns() error {
 }
 
 func (ix *index) close() error { return ix.db.Close() }
+
+// partial is how many columns the index holds in part.
+func (ix *index) partial() int {
+	n := 0
+	for _, c := range ix.cols {
+		if c.bound != "" {
+			n++
+		}
+	}
+	return n
+}
 
 // search answers q: BM25 over the words, plus BM25 over the trigrams,
 // summed per value; the best q.Limit values, ties to the value held by
@@ -207,13 +218,14 @@ func (ix *index) narrow(table, col string) (map[int64]bool, error) {
 
 // report is what the index left out of the columns searched.
 func (ix *index) report(cols map[int64]bool) *env.ValueMatches {
-	out := &env.ValueMatches{Matches: []env.ValueMatch{}, Capped: ix.capped}
+	out := &env.ValueMatches{Matches: []env.ValueMatch{}}
 	for _, c := range ix.cols {
 		if cols != nil && !cols[c.id] {
 			continue
 		}
-		if c.sampled {
-			out.Sampled = append(out.Sampled, c.table+"."+c.name)
+		if c.bound != "" {
+			out.Partial = append(out.Partial, env.PartialColumn{Table: c.table, Column: c.name,
+				Indexed: c.indexed, Distinct: c.distinct, Bound: c.bound})
 		}
 		out.LongSkipped += c.longSkipped
 	}

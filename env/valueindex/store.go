@@ -188,7 +188,7 @@ func (s *Store) load(ds *env.Dataset, dbID string, db env.DB, id identity, path 
 	p := Progress{Dataset: ds.Name, DBID: dbID, Path: path}
 	ix, err := openIndex(path, id)
 	if err == nil {
-		p.Reused, p.Values, p.Elapsed = true, ix.values, time.Since(start)
+		p.Reused, p.Values, p.Partial, p.Elapsed = true, ix.values, ix.partial(), time.Since(start)
 		s.cfg.Progress(p)
 		return ix, nil
 	}
@@ -212,7 +212,7 @@ func (s *Store) load(ds *env.Dataset, dbID string, db env.DB, id identity, path 
 		s.cfg.Progress(p)
 		return nil, err
 	}
-	p.Values, p.Elapsed = ix.values, time.Since(start)
+	p.Values, p.Partial, p.Elapsed = ix.values, ix.partial(), time.Since(start)
 	s.cfg.Progress(p)
 	return ix, nil
 }
