@@ -66,3 +66,16 @@ func TestQueryTermsAreBounded(t *testing.T) {
 		t.Errorf("cut = %q, want Zoë", got)
 	}
 }
+
+// TestFold checks that text is lower-cased and its accents stripped, the
+// same on the ASCII fast path as on the full one.
+func TestFold(t *testing.T) {
+	for in, want := range map[string]string{
+		"Zoë Ångström": "zoe angstrom", "MÜNCHEN": "munchen", "São Paulo": "sao paulo",
+		"Jane AUSTEN 1775": "jane austen 1775", "": "", "ß": "ß",
+	} {
+		if got := fold(in); got != want {
+			t.Errorf("fold(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/runes"
 	"golang.org/x/text/transform"
@@ -32,14 +33,28 @@ func cut(s string, n int) string {
 	return s
 }
 
-// fold lower-cases s and strips its accents ("Zoë" -> "zoe").
+// fold lower-cases s and strips its accents ("Zoë" -> "zoe"). ASCII text
+// has no accents to strip, and is only lower-cased: most stored values
+// are, and the build folds every one.
 func fold(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s)
+	}
 	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
 	out, _, err := transform.String(t, s)
 	if err != nil {
 		out = s
 	}
 	return strings.ToLower(out)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // words are the first n distinct folded words of s (runs of letters and
