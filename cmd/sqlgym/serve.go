@@ -145,6 +145,7 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	if err != nil {
 		return err
 	}
+	registerSearchMetrics(mgr.Metrics().Registry, st.values)
 	limits := s.limits()
 	limits.MaxFrameBytes = o.frameBytes
 	o.bounds.report(&limits)

@@ -12,6 +12,7 @@ import (
 // how many run and wait now, and the most work one of them did.
 type Stats struct {
 	Searches    int64 // searches answered from an index
+	Waited      int64 // searches that found every slot taken and waited for one
 	Busy        int64 // searches refused: their context ended while every slot was taken
 	Running     int   // searches running now
 	Waiting     int   // searches waiting for a slot now
@@ -48,7 +49,7 @@ func (s *slots) acquire(ctx context.Context) error {
 		return nil
 	default:
 	}
-	s.update(func(st *Stats) { st.Waiting++ })
+	s.update(func(st *Stats) { st.Waiting++; st.Waited++ })
 	select {
 	case <-s.free:
 		s.update(func(st *Stats) { st.Waiting--; st.Running++ })
