@@ -88,6 +88,18 @@ func startServe(t *testing.T, addr, dataDir string, args ...string) *binserver.P
 	return binserver.Start(t, sqlgymBinary(t), append([]string{"--addr", addr, "--data-dir", dataDir}, args...)...)
 }
 
+// startReplElsewhere runs sqlgym serve on the demo and sqlgym repl --url
+// on it, at a terminal of 120 columns, and starts an episode of
+// demo/library-001.
+func startReplElsewhere(t *testing.T) *ptySession {
+	t.Helper()
+	srv := startServe(t, "127.0.0.1:0", t.TempDir())
+	p := startRepl(t, 120, []string{"--url", srv.URL}, "NO_COLOR=1")
+	p.expect("sqlgym> ")
+	p.line(".reset demo/library-001", "library[0/8]> ")
+	return p
+}
+
 // freeAddr returns a loopback address with a port that was free a moment
 // ago, for a server that must come back on the same address.
 func freeAddr(t *testing.T) string {

@@ -32,6 +32,8 @@ const help = `SQL ending in ;          run execute_sql in the current episode (m
                          in a data dir) on the same task: each recorded action is sent
                          again (one per Enter on a terminal), recorded and new
                          observation and reward compared
+.peek SQL                run SQL on the episode's database beside the episode: no turn
+                         spent, nothing recorded (only with the REPL's own server)
 .help                    this text
 .quit                    close the episode and leave (Ctrl-D too)
 Each step costs a turn of the episode; a tool the episode does not offer is
@@ -158,6 +160,7 @@ var commands = []command{
 	{".trajectory", true, func(s *session, ctx context.Context, _ string, _ []string) { s.trajectory(ctx) }},
 	{".reward", true, func(s *session, ctx context.Context, _ string, _ []string) { s.reward(ctx) }},
 	{".replay", true, func(s *session, ctx context.Context, _ string, args []string) { s.replay(ctx, args) }},
+	{".peek", false, func(s *session, ctx context.Context, rest string, _ []string) { s.peek(ctx, rest) }},
 }
 
 // commandNamed finds a dot command by its name.

@@ -46,6 +46,10 @@ type Config struct {
 	// Echo prints each command read from a script after its prompt, as
 	// a terminal would show it, so a piped session reads as a transcript.
 	Echo bool
+	// Local reads the served databases and golds beside the episodes
+	// (.peek, how a mismatch differs from the gold); nil at a server
+	// elsewhere.
+	Local Local
 }
 
 // Run connects to cfg.URL and reads commands until .quit, the end of the
@@ -70,7 +74,7 @@ func Run(ctx context.Context, cfg Config) error {
 	} else {
 		in = newScript(cfg.Stdin, cfg.Stdout, cfg.Echo)
 	}
-	s := &session{c: c, info: info, url: cfg.URL, token: cfg.Token, in: in,
+	s := &session{c: c, info: info, url: cfg.URL, token: cfg.Token, in: in, local: cfg.Local,
 		out: newPrinter(cfg.Stdout, term && colorWanted(os.Getenv)), term: term}
 	defer func() { s.c.Close() }() // the client of the last connection
 	if term {
@@ -94,6 +98,7 @@ type session struct {
 	term       bool     // on a terminal: prompts, colour, waiting for Enter in .replay
 	ep         *episode // the current episode; nil before the first .reset
 	lost       bool     // the connection to the server has ended; the next command that needs it dials again
+	local      Local    // the in-process server's databases; nil at a server elsewhere
 }
 
 // loop reads and runs commands until the input ends or a command quits.

@@ -33,7 +33,7 @@ func (s *session) showStep(ctx context.Context, r *stepReply, observation bool) 
 	s.out.styledf(styleCyan, "reward %s%s · turn %d/%d", num(r.Reward), components(info.RewardComponents),
 		info.Turn, info.Turn+info.TurnsLeft)
 	if r.Terminated || r.Truncated {
-		s.showOutcome(outcomeShown(info.StepInfo))
+		s.showOutcome(ctx, outcomeShown(info.StepInfo))
 	}
 }
 
@@ -94,13 +94,18 @@ var outcomes = map[string]struct{ style, words string }{
 	schemas.OutcomeAbandoned:   {styleYellow, "ABANDONED: the episode sat idle past the server's idle timeout."},
 }
 
-// showOutcome says how the episode ended and what it earned.
-func (s *session) showOutcome(outcome string) {
+// showOutcome says how the episode ended (for a mismatch, how the
+// result differs from the gold's, where the REPL can see it) and what it
+// earned.
+func (s *session) showOutcome(ctx context.Context, outcome string) {
 	o, ok := outcomes[outcome]
 	if !ok {
 		o.style, o.words = styleYellow, "ENDED: "+outcome+"."
 	}
 	s.out.styledf(styleBold+";"+o.style, "%s", o.words)
+	if outcome == schemas.OutcomeMismatch {
+		s.showDifference(ctx)
+	}
 	s.out.linef("Episode over after %s: total reward %s. .trajectory shows the steps, .reset starts another.",
 		plural(s.ep.turns, "turn"), num(s.ep.total))
 }
@@ -166,12 +171,13 @@ func compactJSON(raw json.RawMessage) string {
 
 // ANSI styles of the printer.
 const (
-	styleBold   = "1"
-	styleDim    = "2"
-	styleRed    = "31"
-	styleGreen  = "32"
-	styleYellow = "33"
-	styleCyan   = "36"
+	styleBold    = "1"
+	styleDim     = "2"
+	styleRed     = "31"
+	styleGreen   = "32"
+	styleYellow  = "33"
+	styleMagenta = "35"
+	styleCyan    = "36"
 )
 
 // printer writes the REPL's output, in colour or plain.

@@ -69,18 +69,8 @@ func TestTerminalReplayKeepsTools(t *testing.T) {
 // returns each record's tags.
 func exportRaw(t *testing.T, dataDir string, args ...string) []map[string]string {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), "raw.jsonl")
-	cmd := exec.Command(sqlgymBinary(t), append([]string{"export", "--data-dir", dataDir, "--format", "raw", "--out", out}, args...)...)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("export: %v\n%s", err, b)
-	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var tags []map[string]string
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(strings.NewReader(exportLines(t, dataDir, args...)))
 	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
 		var rec struct {
@@ -92,6 +82,22 @@ func exportRaw(t *testing.T, dataDir string, args ...string) []map[string]string
 		tags = append(tags, rec.Tags)
 	}
 	return tags
+}
+
+// exportLines runs sqlgym export --format raw on the log in dataDir and
+// returns the records it wrote, a line each.
+func exportLines(t *testing.T, dataDir string, args ...string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "raw.jsonl")
+	cmd := exec.Command(sqlgymBinary(t), append([]string{"export", "--data-dir", dataDir, "--format", "raw", "--out", out}, args...)...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("export: %v\n%s", err, b)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // TestTerminalServerGone runs sqlgym repl at a terminal against sqlgym
