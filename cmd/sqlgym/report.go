@@ -98,7 +98,8 @@ func (f *reportFlags) reportOptions(ctx context.Context) (report.Options, func()
 	}
 	cat, _, jdg := f.stack.engines(nil)
 	o.Voter = &rollout.Voter{Catalog: cat, Datasets: dss}
-	o.Tables = &tableReader{catalog: cat, datasets: dss, judge: jdg}
+	tr := &tableReader{catalog: cat, datasets: dss, judge: jdg}
+	o.Tables, o.Golds = tr, tr
 	return o, func() { cat.Close() }, nil
 }
 
@@ -222,8 +223,8 @@ func (rs *rolloutSetup) report(ctx context.Context, f *rolloutFlags, stdout io.W
 		return err
 	}
 	jdg := judge.New(judge.Config{PredTimeout: f.stack.submitTimeout, GoldTimeout: f.stack.goldTimeout})
-	o := report.Options{Voter: &rollout.Voter{Catalog: rs.catalog, Datasets: rs.datasets},
-		Tables: &tableReader{catalog: rs.catalog, datasets: rs.datasets, judge: jdg}, Usage: usage}
+	tr := &tableReader{catalog: rs.catalog, datasets: rs.datasets, judge: jdg}
+	o := report.Options{Voter: &rollout.Voter{Catalog: rs.catalog, Datasets: rs.datasets}, Tables: tr, Golds: tr, Usage: usage}
 	flt := trajlog.Filter{Tags: map[string]string{rollout.TagRun: f.run}}
 	if err := writeReports(ctx, rs.reader, flt, o, "", f.out, stdout); err != nil {
 		return err

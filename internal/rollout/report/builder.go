@@ -63,6 +63,9 @@ func (b *Builder) Add(ctx context.Context, t *schemas.Trajectory) {
 	}
 	f := newFact(ctx, t, order, b.o)
 	task.add(f)
+	if f.fail != nil && t.Outcome == schemas.OutcomeMismatch {
+		task.gold.need(ctx, b.o.Golds, t)
+	}
 	for _, g := range []*group{b.all, groupOf(b.byDiff, task.difficulty), groupOf(b.byDB, task.db)} {
 		g.add(f, t)
 	}
@@ -123,11 +126,16 @@ func (b *Builder) Report() *Report {
 		ByDifficulty: b.breakdown(b.byDiff, tasks, ks, vote, func(t *taskAgg) string { return t.difficulty }),
 		ByDB:         b.breakdown(b.byDB, tasks, ks, vote, func(t *taskAgg) string { return t.db })}
 	r.ConstantAnswers = []ConstantAnswer{}
+	r.FailedTasks = []FailedTask{}
 	for _, t := range tasks {
 		if t.constant != nil {
 			r.ConstantAnswers = append(r.ConstantAnswers, *t.constant)
 		}
+		if ft := t.failedTask(); ft != nil {
+			r.FailedTasks = append(r.FailedTasks, *ft)
+		}
 	}
+	slices.SortFunc(r.FailedTasks, compareFailed)
 	return r
 }
 

@@ -68,15 +68,19 @@ func noFromClause(sql string) bool {
 }
 
 // clipSQL cuts sql to maxConstantSQL bytes, on a character boundary.
-func clipSQL(sql string) string {
-	if len(sql) <= maxConstantSQL {
-		return sql
+func clipSQL(sql string) string { return clipText(sql, maxConstantSQL) }
+
+// clipText cuts s to limit bytes, on a character boundary, marking the
+// cut with "...".
+func clipText(s string, limit int) string {
+	if len(s) <= limit {
+		return s
 	}
-	cut := maxConstantSQL
-	for cut > 0 && !utf8Start(sql[cut]) {
+	cut := limit
+	for cut > 0 && !utf8Start(s[cut]) {
 		cut--
 	}
-	return sql[:cut] + "..."
+	return s[:cut] + "..."
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

@@ -19,12 +19,16 @@ type fact struct {
 	noTable   bool   // correct, and the submission read no table of the database
 	sql       string // the submitted SQL, kept when noTable
 	usage     *Usage
+	fail      *failure // what a failing episode last submitted, and what came of it
 }
 
 func newFact(ctx context.Context, t *schemas.Trajectory, order int, o Options) *fact {
 	f := &fact{episode: t.EpisodeID, order: order, correct: t.Outcome == schemas.OutcomeCorrect}
 	if u, ok := o.Usage[t.EpisodeID]; ok {
 		f.usage = &u
+	}
+	if !f.correct {
+		f.fail = failureOf(t)
 	}
 	last := len(t.Steps) - 1
 	if last < 0 || t.Steps[last].Tool != "submit" ||
@@ -77,12 +81,17 @@ func voteKey(ctx context.Context, v Voter, task schemas.TaskView, sql string) st
 
 // sqlOf is the sql argument of a step's call.
 func sqlOf(st *schemas.StepRecord) (string, bool) {
-	var a struct {
-		SQL *string `json:"sql"`
-	}
 	raw := st.Arguments
 	if len(raw) == 0 {
 		raw = st.Action.Arguments
+	}
+	return argSQL(raw)
+}
+
+// argSQL is the sql field of a call's arguments.
+func argSQL(raw json.RawMessage) (string, bool) {
+	var a struct {
+		SQL *string `json:"sql"`
 	}
 	if json.Unmarshal(raw, &a) != nil || a.SQL == nil {
 		return "", false

@@ -29,6 +29,10 @@ type Report struct {
 	// ConstantAnswers lists the tasks with correct episodes that read no
 	// table (CorrectNoTableRead counts the episodes), by task id.
 	ConstantAnswers []ConstantAnswer `json:"correct_no_table_read_tasks"`
+	// FailedTasks lists the tasks some of whose episodes were not correct,
+	// each told by its last failing episode: the larger share of failed
+	// episodes first, then by task id.
+	FailedTasks []FailedTask `json:"failed_tasks"`
 }
 
 // Stats are the numbers of a set of episodes: the whole run, or one
@@ -104,6 +108,7 @@ type Options struct {
 	Voter  Voter            // nil: votes compare the normalized SQL text
 	Tables TableReader      // nil: unless the record says, a correct answer reads no table when its SQL has no FROM
 	Usage  map[string]Usage // token usage by episode id; nil: unknown
+	Golds  GoldCounter      // nil: a failed task's expected rows are not told
 }
 
 // Build computes the report of the episodes (complete trajectories, in

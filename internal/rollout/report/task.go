@@ -27,6 +27,8 @@ type taskAgg struct {
 	votes              map[voteID]vote
 	seen, ended        sampleSet // a sampled run's indexes: any episode, one that ended by its steps
 	constant           *ConstantAnswer
+	fail               *failure  // the last failing episode counted
+	gold               goldCount // the gold's rows, asked for on a mismatch
 }
 
 // add counts one of the task's episodes.
@@ -34,6 +36,9 @@ func (t *taskAgg) add(f *fact) {
 	t.n++
 	if f.correct {
 		t.c++
+	}
+	if f.fail != nil {
+		t.fail = f.fail
 	}
 	if f.noTable {
 		if t.constant == nil {

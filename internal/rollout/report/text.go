@@ -14,7 +14,8 @@ import (
 
 // WriteText writes the report as terminal tables: the headline numbers,
 // then outcomes, turns, tool calls, the correct answers that read no
-// table, and the breakdowns by difficulty and by database.
+// table, the breakdowns by difficulty and by database, and the first
+// failed tasks.
 func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "run\t%s\nmodel\t%s\n", orNone(r.Run), orNone(r.Model))
@@ -43,7 +44,10 @@ func (r *Report) WriteText(w io.Writer) error {
 	if err := writeBreakdown(w, "difficulty", r.ByDifficulty, k); err != nil {
 		return err
 	}
-	return writeBreakdown(w, "database", r.ByDB, k)
+	if err := writeBreakdown(w, "database", r.ByDB, k); err != nil {
+		return err
+	}
+	return r.writeFailed(w)
 }
 
 // sampleRange is the samples per task: "4", or "2 to 6" when tasks
