@@ -21,12 +21,13 @@ const reportFile = "report.json"
 
 // reportFlags are the flags of sqlgym report.
 type reportFlags struct {
-	stack  stackFlags // --dataset (for result-set votes), --data-dir, --trajectories
-	filter filterFlags
-	run    string
-	by     string
-	usage  string
-	out    string
+	stack   stackFlags // --dataset (for result-set votes), --data-dir, --trajectories
+	filter  filterFlags
+	run     string
+	by      string
+	usage   string
+	out     string
+	compare string
 }
 
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -42,10 +43,16 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&f.by, "by", "", "one report per value of this `TAG` (an RL run's policy version, say)")
 	fs.StringVar(&f.usage, "usage", "", "token usage file, as sqlgym rollout writes it (default: usage.jsonl in --out, when there)")
 	fs.StringVar(&f.out, "out", "", "also write report.json into this `folder` (with --by: report-VALUE.json for each value)")
+	fs.StringVar(&f.compare, "compare", "", "set run B beside run A, `A,B` (run names): each metric's delta over the tasks both ran, "+
+		"with a 95% bootstrap interval, and the tasks that flipped")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	flt, err := f.filter.filter()
+	if err != nil {
+		return err
+	}
+	runs, err := f.compareRuns()
 	if err != nil {
 		return err
 	}
@@ -73,6 +80,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer done()
+	if runs != nil {
+		return writeComparison(ctx, rd, flt, opts, runs, f.out, stdout)
+	}
 	return writeReports(ctx, rd, flt, opts, f.by, f.out, stdout)
 }
 
@@ -104,39 +114,14 @@ func (f *reportFlags) reportOptions(ctx context.Context) (report.Options, func()
 }
 
 // writeReports reads the selected episodes and prints their report (one
-// per value of the by tag, when given), writing report.json into out. It
-// streams: each report keeps per-task aggregates, never the episodes,
-// and reads the episodes a second time only for a report some sample of
-// which ended more than once (report.Builder.Again).
+// per value of the by tag, when given), writing report.json into out.
 func writeReports(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter, o report.Options, by, out string, stdout io.Writer) error {
-	builders := map[string]*report.Builder{}
-	var order []string
-	err := feedReports(ctx, rd, flt, by, func(k string) *report.Builder {
-		b := builders[k]
-		if b == nil {
-			b = report.NewBuilder(o)
-			builders[k] = b
-			order = append(order, k)
-		}
-		return b
-	})
+	builders, order, err := buildReports(ctx, rd, flt, o, by, nil)
 	if err != nil {
 		return err
 	}
 	if len(order) == 0 {
 		return fmt.Errorf("no recorded episode matches")
-	}
-	again := map[string]*report.Builder{}
-	for k, b := range builders {
-		if nb := b.Again(); nb != nil {
-			again[k] = nb
-		}
-	}
-	if len(again) > 0 {
-		if err := feedReports(ctx, rd, flt, by, func(k string) *report.Builder { return again[k] }); err != nil {
-			return err
-		}
-		maps.Copy(builders, again)
 	}
 	for i, k := range order {
 		if i > 0 {
@@ -150,6 +135,42 @@ func writeReports(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter, o 
 		}
 	}
 	return nil
+}
+
+// buildReports reads the selected episodes into one Builder per value of
+// the by tag (the values keep admits; nil: all), in the order first seen.
+// It streams: each Builder keeps per-task aggregates, never the episodes,
+// and the episodes are read a second time only for a Builder some sample
+// of which ended more than once (report.Builder.Again).
+func buildReports(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter, o report.Options, by string,
+	keep func(string) bool) (map[string]*report.Builder, []string, error) {
+	builders := map[string]*report.Builder{}
+	var order []string
+	err := feedReports(ctx, rd, flt, by, func(k string) *report.Builder {
+		b := builders[k]
+		if b == nil && (keep == nil || keep(k)) {
+			b = report.NewBuilder(o)
+			builders[k] = b
+			order = append(order, k)
+		}
+		return b
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	again := map[string]*report.Builder{}
+	for k, b := range builders {
+		if nb := b.Again(); nb != nil {
+			again[k] = nb
+		}
+	}
+	if len(again) > 0 {
+		if err := feedReports(ctx, rd, flt, by, func(k string) *report.Builder { return again[k] }); err != nil {
+			return nil, nil, err
+		}
+		maps.Copy(builders, again)
+	}
+	return builders, order, nil
 }
 
 // feedReports gives each selected episode to the builder of its by-tag

@@ -24,6 +24,7 @@ type vote struct {
 type taskAgg struct {
 	id, difficulty, db string // as its first episode gave them
 	n, c               int    // episodes counted, correct ones
+	first              int    // correct ones at the first shot
 	votes              map[voteID]vote
 	seen, ended        sampleSet // a sampled run's indexes: any episode, one that ended by its steps
 	constant           *ConstantAnswer
@@ -36,6 +37,9 @@ func (t *taskAgg) add(f *fact) {
 	t.n++
 	if f.correct {
 		t.c++
+	}
+	if f.firstShot {
+		t.first++
 	}
 	if f.fail != nil {
 		t.fail = f.fail
