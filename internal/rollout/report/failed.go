@@ -11,13 +11,15 @@ import (
 const maxFailedError = 200
 
 // FailedTask is a task some of whose counted episodes were not correct,
-// told by the last of them: what it last submitted and what came of it.
-// The report keeps one per task, so their number is bounded by the tasks.
+// told by the last of them (of a sampled run, the one of the highest
+// sample index, however the samples were interleaved; otherwise the last
+// recorded): what it last submitted and what came of it. The report
+// keeps one per task, so their number is bounded by the tasks.
 type FailedTask struct {
 	TaskID    string `json:"task_id"`
 	Episodes  int    `json:"episodes"`   // the task's episodes counted
 	Failed    int    `json:"failed"`     // of them, the ones not correct
-	EpisodeID string `json:"episode_id"` // the last of those
+	EpisodeID string `json:"episode_id"` // the last of those (see FailedTask)
 	Outcome   string `json:"outcome"`    // its outcome
 	// SQL is the last SQL it submitted (its first 200 bytes); an episode
 	// that submitted nothing gives the last SQL it ran instead, and

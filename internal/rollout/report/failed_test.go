@@ -127,3 +127,14 @@ func TestFailedTasksBoundedByTasks(t *testing.T) {
 		t.Errorf("the terminal report does not list the first ten of 25 failed tasks:\n%s", &text)
 	}
 }
+
+// TestFailedTaskOfASampledRunIsItsHighestSample: a sampled run's failed
+// task is told by its failing sample of the highest index, whatever the
+// order the samples were recorded in (concurrent samples interleave).
+func TestFailedTaskOfASampledRunIsItsHighestSample(t *testing.T) {
+	eps := []*schemas.Trajectory{sampled("d/1", 2, false), sampled("d/1", 3, true), sampled("d/1", 0, false)}
+	rep := report.Build(context.Background(), eps, report.Options{})
+	if len(rep.FailedTasks) != 1 || rep.FailedTasks[0].EpisodeID != "d/1-2" || rep.FailedTasks[0].Failed != 2 {
+		t.Errorf("failed tasks %+v, want d/1 told by sample 2, 2 of 3 failed", rep.FailedTasks)
+	}
+}

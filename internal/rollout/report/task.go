@@ -28,7 +28,8 @@ type taskAgg struct {
 	votes              map[voteID]vote
 	seen, ended        sampleSet // a sampled run's indexes: any episode, one that ended by its steps
 	constant           *ConstantAnswer
-	fail               *failure  // the last failing episode counted
+	fail               *failure  // the last failing episode counted (by order)
+	failOrder          int       // its order
 	gold               goldCount // the gold's rows, asked for on a mismatch
 }
 
@@ -41,8 +42,8 @@ func (t *taskAgg) add(f *fact) {
 	if f.firstShot {
 		t.first++
 	}
-	if f.fail != nil {
-		t.fail = f.fail
+	if f.fail != nil && (t.fail == nil || f.order >= t.failOrder) {
+		t.fail, t.failOrder = f.fail, f.order
 	}
 	if f.noTable {
 		if t.constant == nil {
