@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,19 +16,10 @@ import (
 // sharedTasks returns the ids of the tasks on sharedDB.
 func sharedTasks(t *testing.T, url string) []string {
 	t.Helper()
-	c, err := client.Dial(context.Background(), url, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	list, err := c.Tasks(context.Background(), schemas.TasksListParams{Limit: 10000})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ids []string
-	for _, task := range list.Tasks {
-		if task.DBID == sharedDB {
-			ids = append(ids, task.TaskID)
+	for k, v := range tasksOf(t, url) {
+		if strings.HasSuffix(k, "/"+sharedDB) {
+			ids = append(ids, v...)
 		}
 	}
 	if len(ids) == 0 {

@@ -153,9 +153,15 @@ func (h *hostiles) unfinishedMessages(ctx context.Context, n int) {
 
 // runaways submits n never-ending queries on the task's database at once.
 func (h *hostiles) runaways(ctx context.Context, task string, n int) {
-	c, err := client.Dial(ctx, h.url, "")
+	submitAll(ctx, h.t, h.url, task, neverEnds, n)
+}
+
+// submitAll submits sql in n episodes of the task at once, each waiting
+// for its reply.
+func submitAll(ctx context.Context, t *testing.T, url, task, sql string, n int) {
+	c, err := client.Dial(ctx, url, "")
 	if err != nil {
-		h.t.Errorf("runaway dial: %v", err)
+		t.Errorf("runaway dial: %v", err)
 		return
 	}
 	defer c.Close()
@@ -166,7 +172,7 @@ func (h *hostiles) runaways(ctx context.Context, task string, n int) {
 			if err != nil {
 				return
 			}
-			c.Step(ctx, r.EpisodeID, client.ToolCall(schemas.ToolSubmit, map[string]any{"sql": neverEnds}))
+			c.Step(ctx, r.EpisodeID, client.ToolCall(schemas.ToolSubmit, map[string]any{"sql": sql}))
 		})
 	}
 	wg.Wait()

@@ -265,23 +265,7 @@ func (h *pgHostiles) loop(ctx context.Context, task, kind string, stmts []string
 // runaways submits n statements that sleep past the soak on the task's
 // database at once.
 func (h *pgHostiles) runaways(ctx context.Context, task string, n int) {
-	c, err := client.Dial(ctx, h.url, "")
-	if err != nil {
-		h.t.Errorf("runaway dial: %v", err)
-		return
-	}
-	defer c.Close()
-	var wg sync.WaitGroup
-	for range n {
-		wg.Go(func() {
-			r, err := c.Reset(ctx, schemas.ResetParams{TaskID: task})
-			if err != nil {
-				return
-			}
-			c.Step(ctx, r.EpisodeID, client.ToolCall(schemas.ToolSubmit, map[string]any{"sql": "SELECT pg_sleep(60)"}))
-		})
-	}
-	wg.Wait()
+	submitAll(ctx, h.t, h.url, task, "SELECT pg_sleep(60)", n)
 }
 
 // note counts what one attack got, and keeps an observation that shows
