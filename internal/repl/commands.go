@@ -34,11 +34,17 @@ const help = `SQL ending in ;          run execute_sql in the current episode (m
                          observation and reward compared
 .peek SQL                run SQL on the episode's database beside the episode: no turn
                          spent, nothing recorded (only with the REPL's own server)
+.vertical [on|off|auto]  show each row as a record, a line per column (auto: when the
+                         table is wider than the terminal); \x toggles it too
+.pager [on|off]          results taller than the terminal go through $PAGER (less)
+.csv [FILE], .json [FILE]
+                         write the last result (of SQL or .peek) as CSV or JSON
 .help                    this text
 .quit                    close the episode and leave (Ctrl-D too)
 Each step costs a turn of the episode; a tool the episode does not offer is
-refused before anything is sent. Ctrl-C drops the line or statement being
-typed; a command (a line starting with .) typed inside a statement drops it too.`
+refused before anything is sent. Tab completes commands, tables, columns and
+SQL keywords. Ctrl-C drops the line or statement being typed; a command (a
+line starting with .) typed inside a statement drops it too.`
 
 // next reads one command: a dot command's line, or the lines of a SQL
 // statement up to the one that ends it with ";". "" for a blank line or
@@ -54,6 +60,8 @@ func (s *session) next() (string, error) {
 		return "", nil
 	case strings.HasPrefix(trimmed, "."):
 		return trimmed, nil
+	case trimmed == `\x` || strings.HasPrefix(trimmed, `\x `):
+		return ".vertical" + strings.TrimPrefix(trimmed, `\x`), nil // psql's name for it
 	}
 	lines := []string{line}
 	for !complete(strings.Join(lines, "\n")) {
@@ -161,6 +169,10 @@ var commands = []command{
 	{".reward", true, func(s *session, ctx context.Context, _ string, _ []string) { s.reward(ctx) }},
 	{".replay", true, func(s *session, ctx context.Context, _ string, args []string) { s.replay(ctx, args) }},
 	{".peek", false, func(s *session, ctx context.Context, rest string, _ []string) { s.peek(ctx, rest) }},
+	{".vertical", false, func(s *session, _ context.Context, _ string, args []string) { s.verticalCmd(args) }},
+	{".pager", false, func(s *session, _ context.Context, _ string, args []string) { s.pagerCmd(args) }},
+	{".csv", false, func(s *session, _ context.Context, _ string, args []string) { s.saveLast("csv", args) }},
+	{".json", false, func(s *session, _ context.Context, _ string, args []string) { s.saveLast("json", args) }},
 }
 
 // commandNamed finds a dot command by its name.

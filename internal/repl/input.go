@@ -26,6 +26,9 @@ type lineSource interface {
 	readLine(prompt string) (string, error)
 	// remember keeps a command in the history.
 	remember(entry string)
+	// runPager shows text through a pager command (a terminal's only),
+	// and says whether it did.
+	runPager(command, text string) (shown bool, err error)
 	close() error
 }
 
@@ -65,16 +68,21 @@ func (s *script) close() error    { return nil }
 // standard input and output, and keeps the history in a file.
 type terminal struct {
 	st      *liner.State
-	history string // the history file; "" keeps none
+	history string      // the history file; "" keeps none
+	cooked  *term.State // the terminal's mode before liner's, for a pager; nil if unknown
 }
 
-// openTerminal puts the terminal in raw mode and loads the history. A
-// history file that cannot be read is not fatal: the session starts with
-// an empty history and says why.
-func openTerminal(history string) *terminal {
-	t := &terminal{st: liner.NewLiner(), history: history}
+// openTerminal puts the terminal in raw mode, completes words with
+// complete on Tab, and loads the history. A history file that cannot be
+// read is not fatal: the session starts with an empty history and says
+// why.
+func openTerminal(history string, complete liner.WordCompleter) *terminal {
+	cooked, _ := term.GetState(int(os.Stdin.Fd()))
+	t := &terminal{st: liner.NewLiner(), history: history, cooked: cooked}
 	t.st.SetCtrlCAborts(true)
 	t.st.SetMultiLineMode(true)
+	t.st.SetWordCompleter(complete)
+	t.st.SetTabCompletionStyle(liner.TabPrints) // Tab completes what all share; a second Tab lists them
 	if history == "" {
 		return t
 	}
@@ -140,6 +148,20 @@ func terminalWidth(w io.Writer) int {
 		return 0
 	}
 	return width
+}
+
+// terminalHeight is the number of rows of the terminal behind w, or 0
+// when w is not a terminal.
+func terminalHeight(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0
+	}
+	_, rows, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return rows
 }
 
 // historyEntry is a command as one history line: a statement typed over

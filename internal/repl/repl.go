@@ -47,8 +47,8 @@ type Config struct {
 	// a terminal would show it, so a piped session reads as a transcript.
 	Echo bool
 	// Local reads the served databases and golds beside the episodes
-	// (.peek, how a mismatch differs from the gold); nil at a server
-	// elsewhere.
+	// (.peek, the tables and columns Tab completes, how a mismatch
+	// differs from the gold); nil at a server elsewhere.
 	Local Local
 }
 
@@ -68,21 +68,22 @@ func Run(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("repl: %w", err)
 	}
 	term := isTerminal(cfg.Stdin) && isTerminal(cfg.Stdout)
-	var in lineSource
-	if term {
-		in = openTerminal(cfg.HistoryFile)
-	} else {
-		in = newScript(cfg.Stdin, cfg.Stdout, cfg.Echo)
-	}
-	s := &session{c: c, info: info, url: cfg.URL, token: cfg.Token, in: in, local: cfg.Local,
+	s := &session{c: c, info: info, url: cfg.URL, token: cfg.Token, local: cfg.Local,
 		out: newPrinter(cfg.Stdout, term && colorWanted(os.Getenv)), term: term}
 	defer func() { s.c.Close() }() // the client of the last connection
+	s.view = display{vertical: verticalOff, pager: pagerCommand(os.LookupEnv)}
+	s.view.paging = s.view.pager != ""
+	if term {
+		s.in = openTerminal(cfg.HistoryFile, s.completer(ctx))
+	} else {
+		s.in = newScript(cfg.Stdin, cfg.Stdout, cfg.Echo)
+	}
 	if term {
 		s.banner(cfg.URL)
 	}
 	err = s.loop(ctx)
 	s.closeEpisode(context.WithoutCancel(ctx))
-	if cerr := in.close(); err == nil {
+	if cerr := s.in.close(); err == nil {
 		err = cerr
 	}
 	return err
@@ -99,6 +100,9 @@ type session struct {
 	ep         *episode // the current episode; nil before the first .reset
 	lost       bool     // the connection to the server has ended; the next command that needs it dials again
 	local      Local    // the in-process server's databases; nil at a server elsewhere
+	view       display
+	last       *rawResult // the last result shown, for .csv and .json
+	names      names      // the current database's tables and columns, for Tab
 }
 
 // loop reads and runs commands until the input ends or a command quits.

@@ -56,31 +56,6 @@ func (s *session) showObservation(content string) {
 	s.out.block("  ", content)
 }
 
-// showResult prints a result's rows as a table fitted to the terminal,
-// then how many rows there were and what cut them.
-func (s *session) showResult(res *rawResult) {
-	if len(res.Columns) == 0 {
-		s.out.linef("(the statement returned no columns)")
-		return
-	}
-	s.out.refreshWidth()
-	lines := resultTable(res.Columns, res.Rows).render(s.out.width)
-	s.out.linef("%s", s.out.paint(styleBold, lines[0]))
-	for _, l := range lines[1:] {
-		s.out.linef("%s", l)
-	}
-	n := len(res.Rows)
-	limit := s.info.Limits.RowLimit
-	switch {
-	case res.Truncated && (limit == 0 || n >= limit):
-		s.out.styledf(styleYellow, "(first %d rows shown; the query returned more, past the row limit; %.2f ms)", n, res.ElapsedMS)
-	case res.Truncated:
-		s.out.styledf(styleYellow, "(%d rows shown; the result was cut to fit the size limits; %.2f ms)", n, res.ElapsedMS)
-	default:
-		s.out.linef("(%s, %.2f ms)", plural(n, "row"), res.ElapsedMS)
-	}
-}
-
 // outcomes says each outcome in words, with its colour.
 var outcomes = map[string]struct{ style, words string }{
 	schemas.OutcomeCorrect:     {styleGreen, "CORRECT: the result matches the gold's."},

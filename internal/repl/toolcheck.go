@@ -17,9 +17,14 @@ func (s *session) callTool(ctx context.Context, tool string, args map[string]any
 	if !s.live() || !s.offered(tool) {
 		return
 	}
-	if r := s.step(ctx, client.ToolCall(tool, args)); r != nil {
-		s.showStep(ctx, r, observation)
+	r := s.step(ctx, client.ToolCall(tool, args))
+	if r == nil {
+		return
 	}
+	if tool == schemas.ToolInspectSchema && r.Info.Error == nil {
+		s.learn(r.Observation.Content)
+	}
+	s.showStep(ctx, r, observation)
 }
 
 // offered says whether the live episode offers tool; when it does not,
