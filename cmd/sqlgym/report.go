@@ -43,8 +43,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&f.by, "by", "", "one report per value of this `TAG` (an RL run's policy version, say)")
 	fs.StringVar(&f.usage, "usage", "", "token usage file, as sqlgym rollout writes it (default: usage.jsonl in --out, when there)")
 	fs.StringVar(&f.out, "out", "", "also write report.json into this `folder` (with --by: report-VALUE.json for each value)")
-	fs.StringVar(&f.compare, "compare", "", "set run B beside run A, `A,B` (run names): each metric's delta over the tasks both ran, "+
-		"with a 95% bootstrap interval, and the tasks that flipped")
+	fs.StringVar(&f.compare, "compare", "", "compare two runs, `A,B` by run name: each metric of B beside A over the tasks both ran, "+
+		"its delta with a 95% bootstrap interval, and the tasks that flipped")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
