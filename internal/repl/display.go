@@ -103,7 +103,7 @@ func (s *session) pagerCmd(args []string) {
 // terminal with the prompt.
 func (s *session) page(lines []string) {
 	if s.term && s.view.paging && s.view.pager != "" {
-		if rows := terminalHeight(s.out.w); rows > 0 && len(lines) >= rows {
+		if _, rows := terminalSize(s.out.w); rows > 0 && len(lines) >= rows {
 			shown, err := s.in.runPager(s.view.pager, strings.Join(lines, "\n")+"\n")
 			if err != nil {
 				s.out.errorf("pager %q: %v (.pager off turns it off)", s.view.pager, err)

@@ -136,32 +136,18 @@ func isTerminal(v any) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// terminalWidth is the width of the terminal behind w, or 0 when w is not
-// a terminal (no limit).
-func terminalWidth(w io.Writer) int {
+// terminalSize is the width and height of the terminal behind w, or
+// zeros (no limit) when w is not a terminal.
+func terminalSize(w io.Writer) (cols, rows int) {
 	f, ok := w.(*os.File)
 	if !ok {
-		return 0
+		return 0, 0
 	}
-	width, _, err := term.GetSize(int(f.Fd()))
+	cols, rows, err := term.GetSize(int(f.Fd()))
 	if err != nil {
-		return 0
+		return 0, 0
 	}
-	return width
-}
-
-// terminalHeight is the number of rows of the terminal behind w, or 0
-// when w is not a terminal.
-func terminalHeight(w io.Writer) int {
-	f, ok := w.(*os.File)
-	if !ok {
-		return 0
-	}
-	_, rows, err := term.GetSize(int(f.Fd()))
-	if err != nil {
-		return 0
-	}
-	return rows
+	return cols, rows
 }
 
 // historyEntry is a command as one history line: a statement typed over

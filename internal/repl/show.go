@@ -165,7 +165,9 @@ type printer struct {
 // newPrinter prints to w, in colour when color is set, fitting tables to
 // the width of the terminal behind w.
 func newPrinter(w io.Writer, color bool) *printer {
-	return &printer{w: w, color: color, width: terminalWidth(w)}
+	p := &printer{w: w, color: color}
+	p.refreshWidth()
+	return p
 }
 
 // colorWanted says whether the environment allows colour: not when
@@ -205,4 +207,4 @@ func (p *printer) block(indent, text string) {
 }
 
 // refreshWidth reads the terminal's width again (it may have been resized).
-func (p *printer) refreshWidth() { p.width = terminalWidth(p.w) }
+func (p *printer) refreshWidth() { p.width, _ = terminalSize(p.w) }
