@@ -81,7 +81,7 @@ func (s *session) pagerCmd(args []string) {
 		s.view.paging = false
 	case len(args) == 1 && args[0] == "on":
 		if s.view.pager == "" {
-			s.out.errorf("no pager: set PAGER (less and more were not found on the PATH)")
+			s.out.errorf("no pager to turn on: PAGER is set empty, or unset with neither less nor more on the PATH")
 			return
 		}
 		s.view.paging = true

@@ -67,18 +67,9 @@ func Run(ctx context.Context, cfg Config) error {
 		c.Close()
 		return fmt.Errorf("repl: %w", err)
 	}
-	term := isTerminal(cfg.Stdin) && isTerminal(cfg.Stdout)
-	s := &session{c: c, info: info, url: cfg.URL, token: cfg.Token, local: cfg.Local,
-		out: newPrinter(cfg.Stdout, term && colorWanted(os.Getenv)), term: term}
+	s := newSession(ctx, cfg, c, info)
 	defer func() { s.c.Close() }() // the client of the last connection
-	s.view = display{vertical: verticalOff, pager: pagerCommand(os.LookupEnv)}
-	s.view.paging = s.view.pager != ""
-	if term {
-		s.in = openTerminal(cfg.HistoryFile, s.completer(ctx))
-	} else {
-		s.in = newScript(cfg.Stdin, cfg.Stdout, cfg.Echo)
-	}
-	if term {
+	if s.term {
 		s.banner(cfg.URL)
 	}
 	err = s.loop(ctx)
@@ -103,6 +94,22 @@ type session struct {
 	view       display
 	last       *rawResult // the last result shown, for .csv and .json
 	names      names      // the current database's tables and columns, for Tab
+}
+
+// newSession starts a session on the connection c: at a terminal, with
+// line editing, colour (unless the environment says no) and the pager.
+func newSession(ctx context.Context, cfg Config, c *client.Client, info *schemas.ServerInfo) *session {
+	term := isTerminal(cfg.Stdin) && isTerminal(cfg.Stdout)
+	s := &session{c: c, info: info, url: cfg.URL, token: cfg.Token, local: cfg.Local, term: term,
+		out:  newPrinter(cfg.Stdout, term && colorWanted(os.Getenv)),
+		view: display{vertical: verticalOff, pager: pagerCommand(os.LookupEnv)}}
+	s.view.paging = s.view.pager != ""
+	if term {
+		s.in = openTerminal(cfg.HistoryFile, s.completer(ctx))
+	} else {
+		s.in = newScript(cfg.Stdin, cfg.Stdout, cfg.Echo)
+	}
+	return s
 }
 
 // loop reads and runs commands until the input ends or a command quits.
