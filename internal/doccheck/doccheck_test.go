@@ -104,3 +104,22 @@ func TestReadmeGoVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeOpensWithTheQuickStart checks the README's order for a new
+// user: the two set-up commands (serve the demo, run the tests) in the
+// first code block, then a quick start as the first section, before the
+// reference (the flag table of serve).
+func TestReadmeOpensWithTheQuickStart(t *testing.T) {
+	readme := read(t, filepath.Join(root, "README.md"))
+	first := regexp.MustCompile("(?s)```sh\n(.*?)```").FindStringSubmatch(readme)
+	if first == nil || !strings.Contains(first[1], "go run ./cmd/sqlgym serve") || !strings.Contains(first[1], "scripts/test") {
+		t.Fatalf("the README's first code block is not the two set-up commands: %q", first)
+	}
+	sections := regexp.MustCompile(`(?m)^## (.+)$`).FindAllStringSubmatch(readme, -1)
+	if len(sections) == 0 || sections[0][1] != "Quick start" {
+		t.Fatalf("the README's first section is %v, want Quick start", sections[:min(len(sections), 1)])
+	}
+	if qs, table := strings.Index(readme, "## Quick start"), strings.Index(readme, "| `--addr` |"); table >= 0 && table < qs {
+		t.Error("the flag table of serve comes before the quick start")
+	}
+}
