@@ -29,6 +29,14 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		if !ok {
 			return
 		}
+		if a, isAlias := f.Value.(*aliasValue); isAlias {
+			if _, newSet := os.LookupEnv(envName(a.name)); !newSet {
+				if err := a.setEnv(key, v); err != nil {
+					errs = append(errs, fmt.Errorf("%s=%q: %v", key, v, err))
+				}
+			}
+			return
+		}
 		if l, isList := f.Value.(*listFlag); isList {
 			l.setEnv(v)
 			return

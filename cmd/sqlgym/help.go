@@ -20,7 +20,12 @@ func printHelp(fs *flag.FlagSet, name string) {
 		}
 		fmt.Fprintln(w, "\nflags (each also an SQLGYM_* environment variable):")
 	}
-	fs.PrintDefaults()
+	var skip func(flagGroup) bool
+	if u := fs.Lookup("url"); name == "repl" && u != nil && u.Value.String() != "" {
+		fmt.Fprintln(w, "\n(with --url the in-process server's flags do not apply and are left out; repl -h without --url lists them)")
+		skip = func(g flagGroup) bool { return g.inProcess }
+	}
+	printFlags(w, fs, helpGroups(name), skip)
 }
 
 // lookupCommand finds a command by its name, or by its first word ("log verify").
@@ -67,6 +72,9 @@ func nearestFlag(fs *flag.FlagSet, name string) string {
 	name = strings.TrimLeft(name, "-")
 	best, bestDist := "", len(name)/3+2 // a third of the name, and a transposition
 	fs.VisitAll(func(f *flag.Flag) {
+		if isAlias(f) {
+			return
+		}
 		d := levenshtein.ComputeDistance(name, f.Name)
 		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
 			d = min(d, 1) // a prefix of a flag: --max-ep for --max-episodes

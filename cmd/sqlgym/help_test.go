@@ -51,7 +51,7 @@ func TestSubcommandHelp(t *testing.T) {
 		}
 		for _, ex := range c.examples {
 			for _, m := range regexp.MustCompile(`--([a-z-]+)`).FindAllStringSubmatch(ex, -1) {
-				if !strings.Contains(help, "\n  -"+m[1]+" ") && !strings.Contains(help, "\n  -"+m[1]+"\n") {
+				if !strings.Contains(help, "\n  --"+m[1]+" ") && !strings.Contains(help, "\n  --"+m[1]+"\n") {
 					t.Errorf("%s: the example %q uses --%s, which it does not have", c.name, ex, m[1])
 				}
 			}

@@ -1,0 +1,58 @@
+package main
+
+// flagGroup is a heading of a command's -h and the flags under it.
+type flagGroup struct {
+	title     string
+	flags     []string
+	inProcess bool // repl: the in-process server's, ignored with --url
+}
+
+// Headings shared by serve and repl, in the order -h shows them.
+var (
+	groupDatasets = flagGroup{title: "Datasets", flags: []string{
+		"dataset", "skip-db-check", "prompt-descriptions"}}
+	groupEngines = flagGroup{title: "Engines", flags: []string{
+		"engine", "db-conns", "db-running", "db-open-max", "db-stmt-cache-bytes",
+		"pg-conns", "pg-schema-conns", "pg-statement-memory"}}
+	groupEpisodes = flagGroup{title: "Episodes", flags: []string{
+		"reward", "max-turns", "max-calls-per-turn", "query-timeout", "submit-timeout", "gold-timeout",
+		"row-limit", "observation-bytes", "idle-timeout", "max-episodes"}}
+	groupTools = flagGroup{title: "Tools", flags: []string{
+		"tools", "dataset-tools", "schema-cache-bytes", "search-concurrency",
+		"value-index-build", "value-index-dir", "value-index-max-bytes", "value-index-max-chars",
+		"value-index-max-distinct", "value-index-max-values", "value-index-build-timeout"}}
+	groupTrajectories = flagGroup{title: "Trajectories", flags: []string{
+		"data-dir", "trajectories", "durability", "commit-delay", "sync-interval", "recent-episodes", "recent-bytes"}}
+	groupLogging = flagGroup{title: "Logging", flags: []string{
+		"log-level", "log-format", "cpuprofile", "memprofile"}}
+)
+
+// helpGroups are the headings of a command's -h; commands with few flags
+// have none and list them in one block.
+func helpGroups(cmd string) []flagGroup {
+	switch cmd {
+	case "serve":
+		return []flagGroup{
+			{title: "Listening", flags: []string{"addr", "token", "insecure", "allowed-hosts", "allowed-origins",
+				"max-connections", "max-tcp-connections", "header-timeout", "idle-conn-timeout", "stall-timeout",
+				"reply-delay", "shutdown-grace"}},
+			groupDatasets, groupEngines, groupEpisodes, groupTools,
+			{title: "Limits", flags: []string{"max-frame-bytes", "max-batch", "max-reply-bytes", "max-conn-bytes",
+				"max-reading-bytes", "max-live-bytes", "max-episode-bytes", "max-tags-bytes"}},
+			groupTrajectories, groupLogging,
+		}
+	case "repl":
+		inProc := func(g flagGroup) flagGroup {
+			g.title += " (in-process server; ignored with --url)"
+			g.inProcess = true
+			return g
+		}
+		return []flagGroup{
+			{title: "Connecting", flags: []string{"url", "token"}},
+			{title: "Terminal", flags: []string{"history", "echo"}},
+			inProc(groupDatasets), inProc(groupEngines), inProc(groupEpisodes), inProc(groupTools),
+			inProc(groupTrajectories), inProc(groupLogging),
+		}
+	}
+	return nil
+}
