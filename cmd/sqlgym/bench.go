@@ -74,7 +74,7 @@ func parseBenchFlags(args []string, stderr io.Writer) (*benchFlags, error) {
 	fs.IntVar(&c.GoldRepeats, "gold-repeats", bench.DefaultGoldRepeats, "--script gold: execute_sql steps of the gold before it is submitted (1 to 63)")
 	fs.Float64Var(&c.Rate, "rate", 0, "pace episode.step calls at this many per second over all episodes, open loop, latency timed from each step's scheduled time (0: closed loop, each step sent when its episode's last reply came)")
 	f.baseline.register(fs)
-	fs.StringVar(&f.out, "out", "", "also write the report as JSON to this file")
+	fs.StringVar(&f.out, "out", "", "also write the report as JSON to this `file`")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "in-process server: log level (to stderr): debug, info, warn or error")
 	f.profile.register(fs)
 	if err := parseFlags(fs, args); err != nil {

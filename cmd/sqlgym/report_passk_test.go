@@ -47,7 +47,7 @@ func TestReportPassAtKUnequalSamples(t *testing.T) {
 		"titles by Jane Austen":    "SELECT count(*) FROM books AS b JOIN authors AS a ON a.author_id = b.author_id WHERE a.name = 'Jane Austen'",
 		"book with the most pages": "SELECT title FROM books ORDER BY pages DESC LIMIT 1",
 	})
-	common := []string{"rollout", "--model-url", model, "--model", "m", "--data-dir", dir, "--out", out, "--run", "r", "--concurrency", "1"}
+	common := []string{"rollout", "--model-url", model, "--model", "m", "--data-dir", dir, "--out", out, "--run", "r", "--workers", "1"}
 	var stdout, stderr bytes.Buffer
 	for _, more := range [][]string{{"--limit", "20", "--samples", "2"}, {"--tasks", "demo/library-001,demo/library-005", "--samples", "6"}} {
 		stdout.Reset()

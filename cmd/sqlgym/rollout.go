@@ -33,6 +33,7 @@ type rolloutFlags struct {
 	logLevel     string
 	replyCalls   int
 	convBytes    int64
+	damage       damageFlags // of the trajectory log read for resume and the report
 }
 
 func parseRolloutFlags(args []string, stderr io.Writer) (*rolloutFlags, error) {
@@ -48,11 +49,12 @@ func parseRolloutFlags(args []string, stderr io.Writer) (*rolloutFlags, error) {
 	fs.StringVar(&f.tasks, "tasks", "", "only these tasks, `ID,ID,...` as tasks.list names them (default: every task of every --dataset, in order)")
 	fs.IntVar(&f.limit, "limit", 0, "only the first N tasks (0: all)")
 	fs.IntVar(&f.samples, "samples", 1, "episodes per task, K (pass@k is reported for k = 1..K)")
-	fs.IntVar(&f.concurrency, "concurrency", rollout.DefaultConcurrency, "episodes at once (each holds one request to the model at a time)")
+	fs.IntVar(&f.concurrency, "workers", rollout.DefaultConcurrency, "episodes played at once (each holds one request to the model at a time)")
+	deprecatedAlias(fs, "concurrency", "workers")
 	fs.StringVar(&f.toolCalling, "tool-calling", rollout.ToolCallingNative, "native (tools in the request, tool_calls in the reply) or text (the whole completion is a text action)")
 	fs.StringVar(&f.actionFormat, "action-format", "hermes", "--tool-calling text: how the episode parses the completion, hermes (<tool_call>) or tags (<sql>, <solution>)")
 	fs.StringVar(&f.run, "run", "", "run `NAME`, the episodes' run tag; a name already used resumes that run (default: MODEL-TIMESTAMP)")
-	fs.StringVar(&f.out, "out", "", "folder for report.json and usage.jsonl (default: rollout-RUN)")
+	fs.StringVar(&f.out, "out", "", "`folder` for report.json and usage.jsonl, created when missing (default: rollout-RUN)")
 	fs.StringVar(&f.url, "url", "", "run the episodes on this server, ws://HOST:PORT/v1/ws, serving the same --dataset; --data-dir or --trajectories then name its store, read for resume and the report (empty: in this process)")
 	fs.StringVar(&f.token, "token", "", "bearer token of the server at --url")
 	fs.StringVar(&f.teacher, "teacher-hints", "", "teacher mode: privileged hints in the system prompt, `KINDS` among "+strings.Join(rollout.HintKinds(), ", ")+" (comma-separated); recorded apart from the prompt")
@@ -61,6 +63,7 @@ func parseRolloutFlags(args []string, stderr io.Writer) (*rolloutFlags, error) {
 	fs.DurationVar(&f.chat.Backoff, "retry-backoff", rollout.DefaultBackoff, "wait before the second try, doubling for each further one (a 429's Retry-After wins)")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "log level (to stderr): debug, info, warn or error")
 	fs.IntVar(&f.replyCalls, "max-reply-calls", rollout.DefaultMaxReplyCalls, "tool calls of one model reply carried on; a reply with more closes its episode early")
+	f.damage.register(fs)
 	bytesVar(fs, &f.convBytes, "max-conversation-bytes", rollout.DefaultMaxConversationBytes, "bytes of one episode's chat, which every request sends whole; past it the episode is closed early")
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
@@ -73,7 +76,7 @@ func (f *rolloutFlags) check() error {
 	case f.chat.BaseURL == "" || f.chat.Model == "":
 		return usageError{"--model-url and --model are required"}
 	case f.samples < 1 || f.concurrency < 1:
-		return usageError{"--samples and --concurrency must be at least 1"}
+		return usageError{"--samples and --workers must be at least 1"}
 	case f.limit < 0 || f.chat.MaxTokens < 0:
 		return usageError{"--limit and --max-tokens must not be negative"}
 	case f.replyCalls < 1 || f.convBytes < 64<<10:
@@ -123,6 +126,9 @@ func runRollout(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if err := rs.report(ctx, f, stdout); err != nil {
+		return err
+	}
+	if err := f.damage.report(stderr, "rollout", rs.reader); err != nil {
 		return err
 	}
 	if ctx.Err() != nil {

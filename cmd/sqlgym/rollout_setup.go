@@ -63,6 +63,9 @@ func (rs *rolloutSetup) inProcess(ctx context.Context, s *stackFlags, log *zap.L
 		return errors.New("the trajectory store cannot be read back")
 	}
 	rs.reader = rd
+	if l, ok := rd.(*trajlog.Log); ok {
+		rs.reader = &scannedLog{Log: l} // keeps the damage its reads find
+	}
 	mgr, err := episodes.New(episodes.Config{Datasets: st.datasets, Catalog: st.catalog, Runner: st.runner,
 		Judge: st.judge, Reward: st.spec, Recorder: st.recorder, Logger: log, Version: version, MaxTurns: s.maxTurns,
 		MaxCallsPerTurn: s.maxCalls, TrajectoryStore: s.storeDescription()})

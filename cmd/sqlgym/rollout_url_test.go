@@ -32,7 +32,7 @@ func TestRolloutOnAServer(t *testing.T) {
 	url := startServe(t, "--data-dir", srvDir, "--token", "sekret")
 	args := func(model, dataDir, out string) []string {
 		return []string{"rollout", "--model-url", model, "--model", "m1", "--tasks", "demo/library-001,demo/clinic-001",
-			"--samples", "2", "--concurrency", "1", "--data-dir", dataDir, "--out", filepath.Join(dir, out), "--run", "r1"}
+			"--samples", "2", "--workers", "1", "--data-dir", dataDir, "--out", filepath.Join(dir, out), "--run", "r1"}
 	}
 	var stdout, stderr bytes.Buffer
 	if err := run(context.Background(), args(scriptedModel(t), inDir, "out-in"), &stdout, &stderr); err != nil {
@@ -124,7 +124,7 @@ func checkRolloutTags(t *testing.T, dataDir string, n int) {
 }
 
 // scriptedModel is an OpenAI-compatible endpoint playing two demo tasks
-// with two samples each, requests coming one at a time (--concurrency
+// with two samples each, requests coming one at a time (--workers
 // 1): library-001 is submitted right (first shot), then wrong after an
 // exploration; clinic-001 is explored with the gold query then submitted
 // (first shot), then submitted wrong. Each conversation takes its task's
