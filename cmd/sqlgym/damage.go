@@ -37,6 +37,11 @@ func (s *scannedLog) Episodes(ctx context.Context, f trajlog.Filter, fn func(*tr
 	return err
 }
 
+// damageFinder is a reader that keeps the damage its last read found.
+type damageFinder interface {
+	found() []trajlog.SegmentDamage
+}
+
 func (s *scannedLog) found() []trajlog.SegmentDamage {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -56,7 +61,7 @@ func (d *damageFlags) register(fs *flag.FlagSet) {
 // unless damage is allowed, returns a damageError for cmd to exit with.
 // Readers other than the file log report nothing.
 func (d *damageFlags) report(w io.Writer, cmd string, rd trajlog.Reader) error {
-	sl, ok := rd.(*scannedLog)
+	sl, ok := rd.(damageFinder)
 	if !ok {
 		return nil
 	}

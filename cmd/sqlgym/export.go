@@ -88,6 +88,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer closer.Close()
+	rd = f.filter.reader(rd)
 	var rep *export.Report
 	write := func(w io.Writer) error {
 		rep, err = export.Run(ctx, rd, sel, opts, w)

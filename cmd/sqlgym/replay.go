@@ -43,6 +43,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	off.reader = f.filter.reader(off.reader)
 	defer off.close()
 	rp, err := replay.New(replay.Config{Datasets: off.datasets, Catalog: off.catalog, Runner: off.runner,
 		Judge: off.judge, Workers: f.workers, MaxCallsPerTurn: f.stack.maxCalls})

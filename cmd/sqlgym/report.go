@@ -21,9 +21,9 @@ const reportFile = "report.json"
 
 // reportFlags are the flags of sqlgym report.
 type reportFlags struct {
-	stack   stackFlags // --dataset (for result-set votes), --data-dir, --trajectories
-	filter  filterFlags
-	run     string
+	stack   stackFlags  // --dataset (for result-set votes), --data-dir, --trajectories
+	filter  filterFlags // --run among them
+	damage  damageFlags
 	by      string
 	usage   string
 	out     string
@@ -39,7 +39,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&f.stack.trajectories, "trajectories", "", "read episodes from a postgres:// URL or a file of trajectory records instead of --data-dir")
 	f.stack.registerDBPool(fs)
 	f.filter.register(fs)
-	fs.StringVar(&f.run, "run", "", "only the episodes of this run `NAME` (the run tag sqlgym rollout sets; the same as --tag run=NAME)")
+	f.damage.register(fs)
 	fs.StringVar(&f.by, "by", "", "one report per value of this `TAG` (an RL run's policy version, say)")
 	fs.StringVar(&f.usage, "usage", "", "token usage file, as sqlgym rollout writes it (default: usage.jsonl in --out, when there)")
 	fs.StringVar(&f.out, "out", "", "also write report.json into this `folder` (with --by: report-VALUE.json for each value)")
@@ -56,12 +56,6 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if f.run != "" {
-		if flt.Tags == nil {
-			flt.Tags = map[string]string{}
-		}
-		flt.Tags[rollout.TagRun] = f.run
-	}
 	if f.usage == "" && f.out != "" {
 		f.usage = filepath.Join(f.out, rollout.UsageFile)
 	}
@@ -75,15 +69,21 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer closer.Close()
+	rd = f.filter.reader(rd)
 	opts, done, err := f.reportOptions(ctx)
 	if err != nil {
 		return err
 	}
 	defer done()
 	if runs != nil {
-		return writeComparison(ctx, rd, flt, opts, runs, f.out, stdout)
+		err = writeComparison(ctx, rd, flt, opts, runs, f.out, stdout)
+	} else {
+		err = writeReports(ctx, rd, flt, opts, f.by, f.out, stdout)
 	}
-	return writeReports(ctx, rd, flt, opts, f.by, f.out, stdout)
+	if err != nil {
+		return err
+	}
+	return f.damage.report(stderr, "report", rd)
 }
 
 // reportOptions loads what the report reads besides the episodes: the

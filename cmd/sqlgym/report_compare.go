@@ -29,7 +29,7 @@ func (f *reportFlags) compareRuns() ([]string, error) {
 		return nil, fmt.Errorf("--compare %q: want two run names, A,B", f.compare)
 	case runs[0] == runs[1]:
 		return nil, fmt.Errorf("--compare %q: the two runs are the same", f.compare)
-	case f.run != "" || f.by != "":
+	case f.filter.run != "" || f.by != "":
 		return nil, fmt.Errorf("--compare takes the runs it names: leave out --run and --by")
 	}
 	return runs, nil

@@ -49,6 +49,7 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	off.reader = f.filter.reader(off.reader)
 	defer off.close()
 	rs := replay.NewRescorer(replay.RescoreConfig{Spec: spec, Datasets: off.datasets, Catalog: off.catalog, Judge: off.judge})
 	var rep *replay.RescoreReport

@@ -14,6 +14,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/export"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/pgstore"
+	"github.com/sqlgym/sqlgym/internal/rollout"
 )
 
 // openTrajectoryReader opens where episodes were recorded, for reading:
@@ -54,16 +55,19 @@ func (nopCloser) Close() error { return nil }
 
 // filterFlags select the episodes a command reads.
 type filterFlags struct {
-	dataset, task, outcome string
-	minReward, maxReward   optFloat
-	tags, excludeTags      listFlag
-	since, until           string
-	incomplete             bool
+	dataset, tasks, outcome string
+	run                     string
+	minReward, maxReward    optFloat
+	tags, excludeTags       listFlag
+	since, until            string
+	incomplete              bool
 }
 
 func (f *filterFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.dataset, "filter-dataset", "", "only episodes of this dataset `name`")
-	fs.StringVar(&f.task, "task", "", "only episodes of this task_id")
+	fs.StringVar(&f.tasks, "tasks", "", "only episodes of these tasks, `ID,ID,...` (task_id)")
+	deprecatedAlias(fs, "task", "tasks")
+	fs.StringVar(&f.run, "run", "", "only the episodes of this run `NAME` (the run tag sqlgym rollout sets; the same as --tag run=NAME)")
 	fs.StringVar(&f.outcome, "outcome", "", "only episodes with this outcome (correct, mismatch, pred_error, ...)")
 	fs.Var(&f.minReward, "min-reward", "only episodes with total_reward >= `X`")
 	fs.Var(&f.maxReward, "max-reward", "only episodes with total_reward <= `X`")
@@ -77,8 +81,14 @@ func (f *filterFlags) register(fs *flag.FlagSet) {
 
 // filter is the trajlog.Filter the flags describe.
 func (f *filterFlags) filter() (trajlog.Filter, error) {
-	flt := trajlog.Filter{Dataset: f.dataset, TaskID: f.task, Outcome: f.outcome, Incomplete: f.incomplete,
+	flt := trajlog.Filter{Dataset: f.dataset, Outcome: f.outcome, Incomplete: f.incomplete,
 		MinReward: f.minReward.ptr(), MaxReward: f.maxReward.ptr()}
+	if ids := f.taskIDs(); len(ids) == 1 {
+		flt.TaskID = ids[0]
+	}
+	if f.run != "" {
+		flt.Tags = map[string]string{rollout.TagRun: f.run}
+	}
 	var err error
 	if flt.Since, err = parseTime("--since", f.since); err != nil {
 		return flt, err
@@ -104,6 +114,59 @@ func (f *filterFlags) filter() (trajlog.Filter, error) {
 		flt.ExcludeTags = append(flt.ExcludeTags, trajlog.Tag{Key: k, Value: v})
 	}
 	return flt, nil
+}
+
+// taskIDs are the tasks of --tasks; none selects every task.
+func (f *filterFlags) taskIDs() []string {
+	var ids []string
+	for _, id := range strings.Split(f.tasks, ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// reader is rd reading only the tasks of --tasks, when it names more
+// than one (the filter's TaskID holds a single one).
+func (f *filterFlags) reader(rd trajlog.Reader) trajlog.Reader {
+	ids := f.taskIDs()
+	if len(ids) < 2 {
+		return rd
+	}
+	return &taskReader{Reader: rd, ids: setOf(ids)}
+}
+
+// taskReader reads the episodes of some tasks only.
+type taskReader struct {
+	trajlog.Reader
+	ids map[string]bool
+}
+
+// Episodes calls fn with the episodes of the reader's tasks that pass flt.
+func (t *taskReader) Episodes(ctx context.Context, flt trajlog.Filter, fn func(*trajlog.Record) error) error {
+	return t.Reader.Episodes(ctx, flt, func(r *trajlog.Record) error {
+		if !t.ids[r.Task.TaskID] {
+			return nil
+		}
+		return fn(r)
+	})
+}
+
+// found is the damage the last read of the log found, if it is the log.
+func (t *taskReader) found() []trajlog.SegmentDamage {
+	if d, ok := t.Reader.(damageFinder); ok {
+		return d.found()
+	}
+	return nil
+}
+
+func setOf(ids []string) map[string]bool {
+	m := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	return m
 }
 
 // parseTag splits a KEY=VALUE flag value.
