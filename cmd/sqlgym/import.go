@@ -31,8 +31,9 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlagSet("import", stderr)
 	var f importFlags
 	fs.StringVar(&f.dataset, "dataset", "", "SQLite dataset to import, `[NAME=]FORMAT:PATH` with FORMAT spider, bird or jsonl (required)")
-	fs.StringVar(&f.dsn, "dsn", "", "PostgreSQL server to import into, `postgres://USER@HOST:PORT/DB`; its user creates schemas and a role (required)")
-	fs.StringVar(&f.out, "out", "", "folder to write tasks.jsonl and the report to (required)")
+	fs.StringVar(&f.dsn, "engine", "", "PostgreSQL server to import into, `postgres://USER@HOST:PORT/DB`; its user creates schemas and a role (required; serve then takes --engine NAME=URL)")
+	deprecatedAlias(fs, "dsn", "engine")
+	fs.StringVar(&f.out, "out", "", "`folder` to write tasks.jsonl and the report to, created when missing (required)")
 	fs.StringVar(&f.role, "role", postgres.DefaultRole, "read-only role granted SELECT on the imported schemas (created if missing), which the golds are verified as; serve logs in as "+postgres.DefaultRole)
 	fs.DurationVar(&f.goldTimeout, "gold-timeout", pgimport.DefaultGoldTimeout, "time limit of each gold, on SQLite and on PostgreSQL")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", 10*time.Second, "time limit to reach the PostgreSQL server")
@@ -100,9 +101,9 @@ func (f *importFlags) check() error {
 	case f.dataset == "":
 		return usageError{"import: --dataset is required"}
 	case f.dsn == "":
-		return usageError{"import: --dsn is required (postgres://USER@HOST:PORT/DB)"}
+		return usageError{"import: --engine is required (postgres://USER@HOST:PORT/DB)"}
 	case !strings.HasPrefix(f.dsn, "postgres://") && !strings.HasPrefix(f.dsn, "postgresql://"):
-		return usageError{"import: --dsn: want a postgres:// URL (postgres://USER@HOST:PORT/DB): the golds are verified through it as the read-only role"}
+		return usageError{"import: --engine: want a postgres:// URL (postgres://USER@HOST:PORT/DB): the golds are verified through it as the read-only role"}
 	case f.out == "":
 		return usageError{"import: --out is required"}
 	case f.role == "":
@@ -121,7 +122,7 @@ func (f *importFlags) check() error {
 func connectPostgres(ctx context.Context, dsn string, timeout time.Duration) (*pgx.Conn, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
-		return nil, usageError{fmt.Sprintf("import: --dsn: %v", err)}
+		return nil, usageError{fmt.Sprintf("import: --engine: %v", err)}
 	}
 	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > timeout {
 		cfg.ConnectTimeout = timeout

@@ -47,7 +47,7 @@ func TestImportRefusesCollidingNames(t *testing.T) {
 		ds, _ := spiderDataset(t, "clash", tt.dbs)
 		out := t.TempDir()
 		var stdout, stderr bytes.Buffer
-		err := run(context.Background(), []string{"import", "--dataset", ds, "--dsn", dsn, "--out", out, "--role", "sqlgym_test_clash"}, &stdout, &stderr)
+		err := run(context.Background(), []string{"import", "--dataset", ds, "--engine", dsn, "--out", out, "--role", "sqlgym_test_clash"}, &stdout, &stderr)
 		if err == nil || exitCode(err) == 0 {
 			t.Errorf("%s: import succeeded; want it refused", tt.name)
 			dropRole(t, dsn, "sqlgym_test_clash")

@@ -21,7 +21,7 @@ func TestImportServeHint(t *testing.T) {
 	ds := checkSpiderDir(t, "SELECT count(*) FROM item", "SELECT name FROM item ORDER BY price")
 	out := filepath.Join(t.TempDir(), "shop-pg")
 	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), []string{"import", "--dataset", ds, "--dsn", dsn, "--out", out, "--role", "sqlgym_test_hint"}, &stdout, &stderr)
+	err := run(context.Background(), []string{"import", "--dataset", ds, "--engine", dsn, "--out", out, "--role", "sqlgym_test_hint"}, &stdout, &stderr)
 	dropRole(t, dsn, "sqlgym_test_hint")
 	if err != nil {
 		t.Fatalf("import: %v\n%s", err, &stderr)
@@ -53,7 +53,7 @@ func TestImportServeHint(t *testing.T) {
 }
 
 // TestImportHintLeavesOutThePassword: the serve command printed after an
-// import never shows the --dsn's password (serve logs in as the read-only
+// import never shows the --engine URL's password (serve logs in as the read-only
 // role and drops it).
 func TestImportHintLeavesOutThePassword(t *testing.T) {
 	f := importFlags{dsn: "postgres://admin:s3cret@db.example:5432/sqlgym?sslmode=disable", out: "/data/spider-pg", role: "sqlgym_reader"}

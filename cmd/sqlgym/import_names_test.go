@@ -46,7 +46,7 @@ func TestImportedNamesRunAsShown(t *testing.T) {
 	dsn := pgtest.Database(t)
 	ds, dir := spiderDataset(t, "odd", map[string]string{"odd": oddNamesDB})
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"import", "--dataset", ds, "--dsn", dsn, "--out", t.TempDir(), "--role", "sqlgym_test_names"}, &stdout, &stderr); err != nil {
+	if err := run(context.Background(), []string{"import", "--dataset", ds, "--engine", dsn, "--out", t.TempDir(), "--role", "sqlgym_test_names"}, &stdout, &stderr); err != nil {
 		t.Fatalf("import: %v\n%s", err, stderr.String())
 	}
 	t.Cleanup(func() { dropRole(t, dsn, "sqlgym_test_names") })

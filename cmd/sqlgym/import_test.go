@@ -28,7 +28,7 @@ func TestImportCommand(t *testing.T) {
 	)
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), []string{"import", "--dataset", ds, "--dsn", dsn, "--out", out, "--role", "sqlgym_test_import"}, &stdout, &stderr)
+	err := run(context.Background(), []string{"import", "--dataset", ds, "--engine", dsn, "--out", out, "--role", "sqlgym_test_import"}, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("import: %v\n%s", err, stderr.String())
 	}
@@ -68,11 +68,11 @@ func TestImportCommandErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no dsn", []string{"--dataset", ds, "--out", "x"}, "--dsn is required"},
-		{"bad dsn", []string{"--dataset", ds, "--dsn", "postgres://a@b:notaport/c", "--out", "x"}, "--dsn"},
-		{"not a url", []string{"--dataset", ds, "--dsn", "host=127.0.0.1 user=postgres", "--out", "x"}, "--dsn: want a postgres:// URL"},
-		{"missing dataset", []string{"--dataset", "spider:" + filepath.Join(t.TempDir(), "none"), "--dsn", "postgres://x@127.0.0.1/x", "--out", "x"}, "no such file"},
-		{"unreachable", []string{"--dataset", ds, "--dsn", "postgres://x@" + closed + "/x?sslmode=disable", "--out", "x"}, "connect to PostgreSQL at 127.0.0.1"},
+		{"no dsn", []string{"--dataset", ds, "--out", "x"}, "--engine is required"},
+		{"bad dsn", []string{"--dataset", ds, "--engine", "postgres://a@b:notaport/c", "--out", "x"}, "--engine"},
+		{"not a url", []string{"--dataset", ds, "--engine", "host=127.0.0.1 user=postgres", "--out", "x"}, "--engine: want a postgres:// URL"},
+		{"missing dataset", []string{"--dataset", "spider:" + filepath.Join(t.TempDir(), "none"), "--engine", "postgres://x@127.0.0.1/x", "--out", "x"}, "no such file"},
+		{"unreachable", []string{"--dataset", ds, "--engine", "postgres://x@" + closed + "/x?sslmode=disable", "--out", "x"}, "connect to PostgreSQL at 127.0.0.1"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

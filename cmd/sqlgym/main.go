@@ -54,7 +54,7 @@ func commands() []command {
 		{"check", "run every gold of a dataset; report errors, timeouts, empty and slow golds", runCheck, []string{
 			"sqlgym check " + spider + " --slow 2s"}},
 		{"import", "copy a SQLite dataset into PostgreSQL; write it as JSONL with verified PostgreSQL golds", runImport, []string{
-			"sqlgym import " + spider + " --dsn postgres://postgres@127.0.0.1:5432/sqlgym --out spider-pg"}},
+			"sqlgym import " + spider + " --engine postgres://postgres@127.0.0.1:5432/sqlgym --out spider-pg"}},
 		{"replay", "re-run recorded episodes; report whether observations and rewards reproduce", runReplay, []string{
 			"sqlgym replay --data-dir sqlgym-data",
 			"sqlgym replay --data-dir sqlgym-data --tag policy=step-120 --all"}},
@@ -124,6 +124,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
+	if args[0] == "--version" || args[0] == "-version" {
+		return runVersion(ctx, nil, stdout, stderr)
+	}
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return c.run(ctx, args[1:], stdout, stderr)
@@ -138,7 +141,7 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.short)
 	}
-	fmt.Fprintln(w, "\nEvery flag can also be set by an SQLGYM_* environment variable (--max-turns: SQLGYM_MAX_TURNS).")
+	fmt.Fprintln(w, "\nsqlgym --version prints the version. Every flag can also be set by an SQLGYM_* environment variable (--max-turns: SQLGYM_MAX_TURNS).")
 }
 
 func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) error {

@@ -40,7 +40,7 @@ func importOffline(t *testing.T) (string, string, string) {
 	src := checkSpiderDir(t, golds...)
 	dsn := pgtest.Database(t)
 	out := t.TempDir()
-	report := mustRun(t, "import", "--dataset", src, "--dsn", dsn, "--out", out)
+	report := mustRun(t, "import", "--dataset", src, "--engine", dsn, "--out", out)
 	if !strings.Contains(report, "kept as written 3, rewritten and verified 1, answer rows only 1") {
 		t.Fatalf("import report:\n%s", report)
 	}
