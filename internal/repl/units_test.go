@@ -3,6 +3,7 @@ package repl
 import (
 	"encoding/json"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -203,7 +204,7 @@ func TestNum(t *testing.T) {
 		v    float64
 		want string
 	}{
-		{0, "0"}, {-0.0, "0"}, {1, "1"}, {-0.02, "-0.02"}, {0.1 + 0.2, "0.3"}, {-1e-9, "0"}, {0.98, "0.98"},
+		{0, "0"}, {math.Copysign(0, -1), "0"}, {1, "1"}, {-0.02, "-0.02"}, {0.1 + 0.2, "0.3"}, {-1e-9, "0"}, {0.98, "0.98"},
 	}
 	for _, tt := range tests {
 		if got := num(tt.v); got != tt.want {
