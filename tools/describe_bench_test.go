@@ -34,7 +34,7 @@ var describeKinds = []struct{ name, table, column string }{
 // than cut; a reply with an error fails the benchmark. CPU per call is
 // the process's user and system time over the calls (getrusage): what a
 // call takes from the server's other work, which wall time on a loaded
-// machine overstates.
+// machine overstates. With -v, each column's reply is logged.
 func BenchmarkDescribeColumn(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000, 10_000_000} {
 		b.Run(fmt.Sprintf("orders=%d", n), func(b *testing.B) {
@@ -48,12 +48,14 @@ func BenchmarkDescribeColumn(b *testing.B) {
 				b.Run(k.name, func(b *testing.B) {
 					a := &DescribeColumnArgs{Table: k.table, Column: k.column}
 					start := cputime.Process()
+					var res Result
 					for b.Loop() {
-						res, err := r.DescribeColumn(context.Background(), db, env.SQLite, a)
-						if err != nil || res.Error != nil {
+						var err error
+						if res, err = r.DescribeColumn(context.Background(), db, env.SQLite, a); err != nil || res.Error != nil {
 							b.Fatalf("%v %+v", err, res.Error)
 						}
 					}
+					b.Logf("the reply:\n%s", res.Content)
 					b.ReportMetric(cputime.PerOp(start, b.N), "cpu-ms/op")
 				})
 			}

@@ -119,29 +119,10 @@ func fill(ctx context.Context, db env.DB, dialect env.Dialect, id identity, path
 // hold every value (committed: fts4aux does not read the terms of a
 // transaction under way): each stored word with its length in
 // characters, its characters reversed (a suffix is looked up as the
-// prefix of rev) and the values that hold it.
+// prefix of rev) and the values that hold it. The words are read in
+// chunks of vocabChunk, in order, so that a vocabulary of millions of
+// words is never held at once.
 func fillVocab(ctx context.Context, out *sql.DB) error {
-	rows, err := out.QueryContext(ctx, "SELECT term, documents FROM words_terms WHERE col = '*'")
-	if err != nil {
-		return fmt.Errorf("value index: vocabulary: %w", err)
-	}
-	type entry struct {
-		word string
-		docs int64
-	}
-	var all []entry
-	for rows.Next() {
-		var e entry
-		if err := rows.Scan(&e.word, &e.docs); err != nil {
-			rows.Close()
-			return fmt.Errorf("value index: vocabulary: %w", err)
-		}
-		all = append(all, e)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("value index: vocabulary: %w", err)
-	}
 	tx, err := out.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("value index: %w", err)
@@ -152,10 +133,20 @@ func fillVocab(ctx context.Context, out *sql.DB) error {
 		return fmt.Errorf("value index: vocabulary: %w", err)
 	}
 	defer ins.Close()
-	for _, e := range all {
-		if _, err := ins.ExecContext(ctx, e.word, utf8.RuneCountInString(e.word), reverse(e.word), e.docs); err != nil {
-			return fmt.Errorf("value index: vocabulary: %w", err)
+	for after := ""; ; {
+		chunk, err := vocabWords(ctx, tx, after)
+		if err != nil {
+			return err
 		}
+		if len(chunk) == 0 {
+			break
+		}
+		for _, e := range chunk {
+			if _, err := ins.ExecContext(ctx, e.word, utf8.RuneCountInString(e.word), reverse(e.word), e.docs); err != nil {
+				return fmt.Errorf("value index: vocabulary: %w", err)
+			}
+		}
+		after = chunk[len(chunk)-1].word
 	}
 	if _, err := tx.ExecContext(ctx, gramDocsSQL); err != nil {
 		return fmt.Errorf("value index: trigram counts: %w", err)
@@ -164,6 +155,36 @@ func fillVocab(ctx context.Context, out *sql.DB) error {
 		return fmt.Errorf("value index: commit: %w", err)
 	}
 	return nil
+}
+
+// vocabChunk is how many words fillVocab reads at a time.
+const vocabChunk = 65536
+
+// vocabEntry is a stored word and the values that hold it.
+type vocabEntry struct {
+	word string
+	docs int64
+}
+
+// vocabWords are the next vocabChunk stored words after after, in order.
+func vocabWords(ctx context.Context, tx *sql.Tx, after string) ([]vocabEntry, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT term, documents FROM words_terms WHERE col = '*' AND term > ? ORDER BY term LIMIT ?", after, vocabChunk)
+	if err != nil {
+		return nil, fmt.Errorf("value index: vocabulary: %w", err)
+	}
+	defer rows.Close()
+	var out []vocabEntry
+	for rows.Next() {
+		var e vocabEntry
+		if err := rows.Scan(&e.word, &e.docs); err != nil {
+			return nil, fmt.Errorf("value index: vocabulary: %w", err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("value index: vocabulary: %w", err)
+	}
+	return out, nil
 }
 
 // reverse is s with its characters in reverse order.

@@ -118,7 +118,7 @@ func (b *builder) refill(ctx context.Context, cols []*buildCol) error {
 	}
 	extra := waterFill(b.cfg.MaxBytes-b.cost, needs)
 	for i, c := range cut {
-		if extra[i] > 0 {
+		if extra[i] >= entryBytes+textBytes { // room for a value of one byte at least
 			if err := b.take(ctx, c, c.cost+extra[i], true); err != nil {
 				return err
 			}
