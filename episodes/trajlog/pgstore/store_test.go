@@ -15,6 +15,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/pgstore"
 	"github.com/sqlgym/sqlgym/internal/pgtest"
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -110,15 +111,14 @@ func readAll(t *testing.T, r trajlog.Reader, f trajlog.Filter) []*trajlog.Record
 // episode) is visible.
 func flushed(t *testing.T, r trajlog.Reader, id string, steps int) {
 	t.Helper()
-	for range 200 {
+	waitfor.Until(t, fmt.Sprintf("episode %s to show %d steps", id, steps), func() bool {
 		for _, rec := range readAll(t, r, trajlog.Filter{Incomplete: true}) {
 			if rec.EpisodeID == id && len(rec.Steps) == steps {
-				return
+				return true
 			}
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("episode %s never showed %d steps", id, steps)
+		return false
+	})
 }
 
 func TestRoundTrip(t *testing.T) {
