@@ -7,8 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"go.uber.org/zap"
@@ -16,6 +14,7 @@ import (
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/valueindex"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/internal/atomicfile"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/tools"
 )
@@ -81,37 +80,16 @@ func (o *offline) close() error {
 	return errors.Join(o.closer.Close(), o.values.Close(), o.catalog.Close())
 }
 
-// writeFile writes path through write, whole or not at all: into a
-// temporary file beside it, synced and renamed over path.
-func writeFile(path string, write func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
+// writeFile writes path through write, whole or not at all, 0644. An
+// error of write's own comes back as it is; the file's are about --out.
+func writeFile(path string, write func(io.Writer) error) error {
+	var werr error
+	err := atomicfile.Write(path, atomicfile.Options{Perm: 0o644}, func(w *bufio.Writer) error {
+		werr = write(w)
+		return werr
+	})
+	if err != nil && werr == nil {
 		return fmt.Errorf("--out: %w", err)
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	if err := write(bw); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	return nil
+	return err
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/internal/atomicfile"
 )
 
 // Files an import writes to its output folder.
@@ -95,35 +96,9 @@ func (r *Report) unusable(i int, reason string) {
 	t.Category, t.Reason = Unusable, reason
 }
 
-// writeFile writes path through fill: to a temporary file beside it,
-// synced, then renamed over path. The file is 0644, as shared data is
-// (os.CreateTemp makes its file 0600, which would keep the dataset from
-// the user a server runs as).
+// writeFile writes path through fill, whole or not at all. The file is
+// 0644, as shared data is (a temporary file is 0600, which would keep the
+// dataset from the user a server runs as).
 func writeFile(path string, fill func(*bufio.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	w := bufio.NewWriter(f)
-	if err := fill(w); err != nil {
-		f.Close()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.Write(path, atomicfile.Options{Perm: 0o644}, fill)
 }

@@ -6,34 +6,21 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 
 	"github.com/mattn/go-sqlite3"
+
+	"github.com/sqlgym/sqlgym/internal/atomicfile"
 )
 
 // Build creates the SQLite database file at path from a SQL script (DDL and
 // INSERTs). The file appears whole or not at all: the script runs into a
 // temporary file beside path, which is synced and renamed into place.
-func Build(ctx context.Context, path, script string) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+func Build(ctx context.Context, path, script string) error {
+	err := atomicfile.Build(path, atomicfile.Options{}, func(tmp string) error {
+		return runScript(ctx, tmp, script)
+	})
 	if err != nil {
-		return fmt.Errorf("build %s: %w", path, err)
-	}
-	tmpName := tmp.Name()
-	tmp.Close()
-	defer func() {
-		if err != nil {
-			os.Remove(tmpName)
-		}
-	}()
-	if err := runScript(ctx, tmpName, script); err != nil {
-		return fmt.Errorf("build %s: %w", path, err)
-	}
-	if err := syncFile(tmpName); err != nil {
-		return fmt.Errorf("build %s: %w", path, err)
-	}
-	if err := os.Rename(tmpName, path); err != nil {
 		return fmt.Errorf("build %s: %w", path, err)
 	}
 	return nil
@@ -69,15 +56,3 @@ type scriptConnector struct {
 func (c scriptConnector) Connect(context.Context) (driver.Conn, error) { return c.drv.Open(c.dsn) }
 
 func (c scriptConnector) Driver() driver.Driver { return c.drv }
-
-func syncFile(path string) error {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}

@@ -1,6 +1,7 @@
 package trajlog
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,8 @@ import (
 	"os"
 	"slices"
 	"time"
+
+	"github.com/sqlgym/sqlgym/internal/atomicfile"
 )
 
 // indexVersion is the format of the sidecar files; a reader ignores an
@@ -179,23 +182,21 @@ func (x *index) mayHold(f *Filter) bool {
 	return true
 }
 
-// writeIndex writes x beside its segment: a temporary file, synced, then
-// renamed over the final name, so a reader sees a whole index or none.
+// writeIndex writes x beside its segment, whole or not at all, so a reader
+// sees a whole index or none; with sync, the file and the directory are
+// fsynced.
 func writeIndex(dir string, x *index, sync bool) error {
 	b, err := json.Marshal(x)
 	if err != nil {
 		return fmt.Errorf("write index: %w", err)
 	}
-	path := indexPath(dir, x.Segment)
-	tmp := path + ".tmp"
-	if err := writeFileSync(tmp, b, sync); err != nil {
+	opt := atomicfile.Options{Perm: 0o644, SyncDir: sync, NoSync: !sync}
+	err = atomicfile.Write(indexPath(dir, x.Segment), opt, func(w *bufio.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("write index: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write index: %w", err)
-	}
-	if sync {
-		return syncDir(dir)
 	}
 	return nil
 }
@@ -227,32 +228,4 @@ func loadIndex(dir string, n int) (*index, error) {
 		return nil, fmt.Errorf("index of segment %d", x.Segment)
 	}
 	return &x, nil
-}
-
-func writeFileSync(path string, b []byte, sync bool) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if err == nil && sync {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// syncDir makes a directory's entries (a created or renamed file) durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

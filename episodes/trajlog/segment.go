@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sqlgym/sqlgym/internal/atomicfile"
 )
 
 // Segment files are traj-NNNNNN.log, numbered from 1 in the order they
@@ -69,7 +71,7 @@ func createSegment(dir string, n int, live map[string]*liveEntry, sync bool) (*s
 		return nil, fmt.Errorf("create segment: %w", err)
 	}
 	if sync {
-		if err := syncDir(dir); err != nil {
+		if err := atomicfile.SyncDir(dir); err != nil {
 			f.Close()
 			return nil, fmt.Errorf("create segment: %w", err)
 		}

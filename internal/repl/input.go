@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/sqlgym/sqlgym/env/sqltext"
+	"github.com/sqlgym/sqlgym/internal/atomicfile"
 )
 
 // errInterrupt is what reading a line returns when the user pressed
@@ -197,29 +198,14 @@ type historyWriter interface {
 // to path through a synced temporary file and a rename, so a crash leaves the
 // old file or the new one, never half of one.
 func saveHistory(path string, h historyWriter) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
-	f, err := os.CreateTemp(dir, ".history-*")
+	err := atomicfile.Write(path, atomicfile.Options{Perm: 0o600}, func(w *bufio.Writer) error {
+		_, err := h.WriteHistory(w)
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("history: %w", err)
-	}
-	_, err = h.WriteHistory(f)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o600)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
 		return fmt.Errorf("history: %w", err)
 	}
 	return nil

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+
+	"github.com/sqlgym/sqlgym/internal/atomicfile"
 )
 
 // WriteRecords writes one JSON record per line to w.
@@ -28,24 +28,11 @@ func WriteRecords(w io.Writer, recs []Record) error {
 // WriteRecordsFile writes the records to path as JSON lines. The file
 // appears whole or not at all: it is written beside path, synced and
 // renamed into place.
-func WriteRecordsFile(path string, recs []Record) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+func WriteRecordsFile(path string, recs []Record) error {
+	err := atomicfile.Write(path, atomicfile.Options{}, func(w *bufio.Writer) error {
+		return WriteRecords(w, recs)
+	})
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := WriteRecords(tmp, recs); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := errors.Join(tmp.Sync(), tmp.Close()); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
