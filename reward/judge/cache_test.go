@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -151,18 +152,31 @@ func TestGoldLeaderCancelled(t *testing.T) {
 	j := New(Config{GoldTimeout: 400 * time.Millisecond})
 	task := &env.Task{GoldSQL: forever}
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	leaderErr := make(chan error, 1)
 	go func() {
 		_, err := j.Judge(ctx, db, "a", task, "SELECT 1", spec(schemas.MatchBird))
 		leaderErr <- err
 	}()
-	for db.count(forever) == 0 {
-		time.Sleep(time.Millisecond)
+	waitfor.Until(t, "the leader to run the gold", func() bool { return db.count(forever) > 0 })
+	type result struct {
+		v   Verdict
+		err error
 	}
-	time.AfterFunc(50*time.Millisecond, cancel)
-	v, err := j.Judge(context.Background(), db, "a", task, "SELECT 1", spec(schemas.MatchBird))
-	if err != nil || v.Outcome != schemas.OutcomeGoldTimeout {
-		t.Errorf("joined caller: %s, %v; want gold_timeout from its own run", v.Outcome, err)
+	joiner := make(chan result, 1)
+	go func() {
+		v, err := j.Judge(context.Background(), db, "a", task, "SELECT 1", spec(schemas.MatchBird))
+		joiner <- result{v, err}
+	}()
+	waitfor.Until(t, "a second caller to join the leader's run", func() bool {
+		j.mu.Lock()
+		defer j.mu.Unlock()
+		run := j.gold[goldKey{db: "a", sql: forever}]
+		return run != nil && run.joined > 0
+	})
+	cancel()
+	if r := <-joiner; r.err != nil || r.v.Outcome != schemas.OutcomeGoldTimeout {
+		t.Errorf("joined caller: %s, %v; want gold_timeout from its own run", r.v.Outcome, r.err)
 	}
 	if err := <-leaderErr; err == nil {
 		t.Error("cancelled leader: no error, want its context's")

@@ -21,8 +21,9 @@ type goldRun struct {
 	match *reward.Gold // rs's rows, prepared for matching; nil when err is set
 	err   error
 
-	elem *list.Element // its place in the LRU once cached; guarded by Judge.mu
-	size int64         // its estimated size once cached; guarded by Judge.mu
+	elem   *list.Element // its place in the LRU once cached; guarded by Judge.mu
+	size   int64         // its estimated size once cached; guarded by Judge.mu
+	joined int           // callers that found it in the map rather than ran it; guarded by Judge.mu (tests wait on it)
 }
 
 // runGold returns the gold's result: from the cache, by joining a run in
@@ -36,6 +37,7 @@ func (j *Judge) runGold(ctx context.Context, db env.DB, key goldKey) (*goldRun, 
 		j.mu.Lock()
 		run, ok := j.gold[key]
 		if ok {
+			run.joined++
 			j.lru.touch(run)
 		} else {
 			run = &goldRun{done: make(chan struct{})}
