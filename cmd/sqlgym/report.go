@@ -179,7 +179,7 @@ func feedReports(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter, by 
 	return rd.Episodes(ctx, flt, func(r *trajlog.Record) error {
 		k := ""
 		if by != "" {
-			k = tagValue(r.Tags, by)
+			k = trajlog.TagValue(r.Tags, by)
 		}
 		if b := builder(k); b != nil {
 			b.Add(ctx, &r.Trajectory)
@@ -221,19 +221,6 @@ func orUntagged(v string) string {
 		return "(untagged)"
 	}
 	return v
-}
-
-// tagValue is a tag's value as text ("" when absent).
-func tagValue(raw json.RawMessage, key string) string {
-	var tags map[string]json.RawMessage
-	if json.Unmarshal(raw, &tags) != nil {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(tags[key], &s) == nil {
-		return s
-	}
-	return string(tags[key])
 }
 
 // report writes the run's report: every episode of the run, old and new.

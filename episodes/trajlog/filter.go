@@ -1,9 +1,6 @@
 package trajlog
 
-import (
-	"encoding/json"
-	"strconv"
-)
+import "encoding/json"
 
 // Match reports whether r passes the filter.
 func (f *Filter) Match(r *Record) bool {
@@ -23,39 +20,25 @@ func (f *Filter) Match(r *Record) bool {
 }
 
 // matchTags compares each wanted tag, and each excluded one, with the
-// episode's tag value as text: a JSON string unquoted, anything else as
-// its JSON.
+// episode's tag value as text (TagText).
 func (f *Filter) matchTags(raw json.RawMessage) bool {
 	if len(f.Tags) == 0 && len(f.ExcludeTags) == 0 {
 		return true
 	}
-	var tags map[string]json.RawMessage
-	if json.Unmarshal(raw, &tags) != nil && len(f.Tags) > 0 {
+	tags := ParseTags(raw)
+	if tags == nil && len(f.Tags) > 0 {
 		return false // no tags: an exclusion alone keeps the episode
 	}
 	for k, want := range f.Tags {
 		v, ok := tags[k]
-		if !ok || tagText(v) != want {
+		if !ok || TagText(v) != want {
 			return false
 		}
 	}
 	for _, x := range f.ExcludeTags {
-		if v, ok := tags[x.Key]; ok && tagText(v) == x.Value {
+		if v, ok := tags[x.Key]; ok && TagText(v) == x.Value {
 			return false
 		}
 	}
 	return true
-}
-
-func tagText(v json.RawMessage) string {
-	if len(v) > 0 && v[0] == '"' {
-		if s, err := strconv.Unquote(string(v)); err == nil {
-			return s
-		}
-		var s string
-		if json.Unmarshal(v, &s) == nil {
-			return s
-		}
-	}
-	return string(v)
 }

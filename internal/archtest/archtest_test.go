@@ -45,7 +45,7 @@ var allowed = map[string][]string{
 	"internal/baseline":   {mod + "env"},
 	"internal/rollout": {mod + "env", mod + "episodes", mod + "episodes/client", mod + "episodes/trajlog",
 		mod + "internal/rollout/report", mod + "schemas", mod + "tools", "github.com/cenkalti/backoff/v5"},
-	"internal/rollout/report": {mod + "env/sqltext", mod + "schemas"},
+	"internal/rollout/report": {mod + "env/sqltext", mod + "episodes/trajlog", mod + "schemas"},
 }
 
 func TestImportRules(t *testing.T) {

@@ -3,10 +3,10 @@ package report
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"maps"
 	"slices"
 
+	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -54,7 +54,7 @@ func (b *Builder) Add(ctx context.Context, t *schemas.Trajectory) {
 	order := b.place
 	b.place++
 	task := b.task(t)
-	tags := parseTags(t.Tags)
+	tags := trajlog.ParseTags(t.Tags)
 	if s, ok := sampleTag(tags); ok {
 		if !b.sampleCounts(task, s, t) {
 			return
@@ -69,8 +69,8 @@ func (b *Builder) Add(ctx context.Context, t *schemas.Trajectory) {
 	for _, g := range []*group{b.all, groupOf(b.byDiff, task.difficulty), groupOf(b.byDB, task.db)} {
 		g.add(f, t)
 	}
-	b.run.see(tagText(tags["run"]))
-	b.model.see(tagText(tags["model"]))
+	b.run.see(trajlog.TagText(tags["run"]))
+	b.model.see(trajlog.TagText(tags["model"]))
 }
 
 // task is the aggregate of t's task, made when first seen.
@@ -187,19 +187,4 @@ func (c *commonValue) value() string {
 		return ""
 	}
 	return c.val
-}
-
-// parseTags reads an episode's tags; nil when they are not an object.
-func parseTags(raw json.RawMessage) map[string]json.RawMessage {
-	var tags map[string]json.RawMessage
-	_ = json.Unmarshal(raw, &tags)
-	return tags
-}
-
-func tagText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	return string(raw)
 }

@@ -3,13 +3,14 @@ package report
 import (
 	"encoding/json"
 
+	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // SampleOf returns the sample index an episode's tags hold, and whether
 // they hold one.
 func SampleOf(t *schemas.Trajectory) (int, bool) {
-	return sampleTag(parseTags(t.Tags))
+	return sampleTag(trajlog.ParseTags(t.Tags))
 }
 
 // sampleTag is the sample index of parsed tags: an integer "sample".
