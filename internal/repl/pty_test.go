@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 )
 
 // Keys as a terminal sends them.
@@ -100,21 +102,24 @@ func (p *ptySession) send(keys string) {
 // want, and returns the output up to the end of the match.
 func (p *ptySession) expect(want string) string {
 	p.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	var got string
+	if !waitfor.Within(waitfor.Timeout, func() bool {
 		p.mu.Lock()
-		text := p.out.String()
-		p.mu.Unlock()
-		if i := strings.Index(text[p.seen:], want); i >= 0 {
-			got := text[p.seen : p.seen+i+len(want)]
-			p.seen += i + len(want)
-			return got
+		defer p.mu.Unlock()
+		text := p.out.String()[p.seen:]
+		i := strings.Index(text, want)
+		if i < 0 {
+			return false
 		}
-		if time.Now().After(deadline) {
-			p.t.Fatalf("the terminal never showed %q; it shows:\n%s", want, text[p.seen:])
-		}
-		time.Sleep(10 * time.Millisecond)
+		got = text[:i+len(want)]
+		p.seen += len(got)
+		return true
+	}) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.t.Fatalf("the terminal never showed %q; it shows:\n%s", want, p.out.String()[p.seen:])
 	}
+	return got
 }
 
 // line types a line and waits for the prompt that follows its output.
