@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -89,21 +90,21 @@ func TestTurnRewards(t *testing.T) {
 	}
 }
 
+// TestIdleEpisodeIsAbandoned: the sweeper Run starts abandons an episode
+// once the manager's clock, moved by hand, has passed its idle timeout.
 func TestIdleEpisodeIsAbandoned(t *testing.T) {
-	h := newHarness(t, options{run: true, cfg: func(c *episodes.Config) { c.IdleTimeout = 100 * time.Millisecond }})
+	const idle = 100 * time.Millisecond // Run sweeps every 10 ms
+	clock := newFakeClock()
+	h := newHarness(t, options{run: true, cfg: func(c *episodes.Config) { c.IdleTimeout, c.Now = idle, clock.now }})
 	c := h.dial()
 	r := reset(t, c, schemas.ResetParams{TaskID: "t/count"})
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	h.mgr.Expire(context.Background())
+	live(t, h, r.EpisodeID, "before its idle timeout")
+	clock.advance(idle + time.Nanosecond)
+	waitfor.Until(t, "the sweeper to abandon the idle episode", func() bool {
 		g, err := c.Episode(context.Background(), r.EpisodeID)
-		if err == nil && g.Outcome == "abandoned" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("episode not abandoned: %+v, %v", g, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return err == nil && g.Outcome == schemas.OutcomeAbandoned
+	})
 	if _, err := c.Step(context.Background(), r.EpisodeID, execSQL("SELECT 1")); rpcCode(err) != schemas.CodeEpisodeEnded {
 		t.Errorf("step on an abandoned episode: %v, want -32002", err)
 	}
