@@ -1,6 +1,7 @@
 package episodes_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -98,14 +99,16 @@ func conformEnvelopes(w *wire) {
 }
 
 // conformLimits checks, on a server of one episode with one waiting step
-// and a short idle timeout: capacity, busy, abandoned, and the internal
-// error of a step whose record cannot be written.
+// and an idle timeout on a clock moved by hand: capacity, busy, abandoned,
+// and the internal error of a step whose record cannot be written.
 func conformLimits(t *testing.T, v *validator, seen *coverage) {
-	h := newHarness(t, options{run: true, cfg: func(c *episodes.Config) {
+	const idle = time.Second
+	clock := newFakeClock()
+	h := newHarness(t, options{cfg: func(c *episodes.Config) {
 		shortTimeouts(c)
 		// Steps long enough that the third is sure to arrive while two are in.
 		c.Runner = tools.NewRunner(tools.Config{QueryTimeout: time.Second})
-		c.MaxEpisodes, c.StepQueue, c.IdleTimeout = 1, 1, time.Second
+		c.MaxEpisodes, c.StepQueue, c.IdleTimeout, c.Now = 1, 1, idle, clock.now
 	}})
 	w := newWire(v, h)
 	var a schemas.ResetResult
@@ -123,13 +126,14 @@ func conformLimits(t *testing.T, v *validator, seen *coverage) {
 		}
 	}
 
+	// Every reply is written after its step has let go of the queue and
+	// started the idle clock, so the episode is idle now.
+	clock.advance(idle + time.Nanosecond)
+	h.mgr.Expire(context.Background())
 	var g schemas.Trajectory
-	for deadline := time.Now().Add(10 * time.Second); g.Outcome != schemas.OutcomeAbandoned; {
-		if time.Now().After(deadline) {
-			t.Fatalf("episode not abandoned after its idle timeout: outcome %q", g.Outcome)
-		}
-		time.Sleep(50 * time.Millisecond)
-		w.ok("episode.get", fmt.Sprintf(`{"episode_id":%q}`, a.EpisodeID), &g)
+	w.ok("episode.get", fmt.Sprintf(`{"episode_id":%q}`, a.EpisodeID), &g)
+	if g.Outcome != schemas.OutcomeAbandoned {
+		t.Fatalf("episode not abandoned after its idle timeout: outcome %q", g.Outcome)
 	}
 	w.fails("episode.step", slow, schemas.CodeEpisodeEnded)
 	conformLog(v, h, seen)
