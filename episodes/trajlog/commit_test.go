@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 )
 
 // writeConcurrently plays writers*per episodes of steps steps each, every
@@ -87,7 +89,7 @@ func TestCloseReleasesWaiters(t *testing.T) {
 	}
 	// Every End has written its line (the open line, 9 begins, 8 ends)
 	// and waits on the hour-long commit, or is about to.
-	waitUntil(t, func() bool { return l.Stats().Lines == 18 })
+	waitfor.Until(t, "18 lines written", func() bool { return l.Stats().Lines == 18 })
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -95,20 +97,6 @@ func TestCloseReleasesWaiters(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Errorf("End waiting when Close came = %v, want nil: Close seals (fsyncs) the segment holding its line", err)
 		}
-	}
-}
-
-// waitUntil polls cond until it holds, failing the test after a deadline.
-func waitUntil(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	tick := time.NewTicker(time.Millisecond)
-	defer tick.Stop()
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 10s")
-		}
-		<-tick.C
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 )
 
 func TestParseDurability(t *testing.T) {
@@ -93,7 +95,7 @@ func TestIntervalFlusherSyncsAndStops(t *testing.T) {
 	for round := range 3 {
 		play(t, l, round, 2, false)
 		written := l.BytesWritten()
-		waitUntil(t, func() bool { return l.syncedUpTo() >= written })
+		waitfor.Until(t, "the log synced up to what was written", func() bool { return l.syncedUpTo() >= written })
 		if got := l.Stats().Fsyncs; got < int64(round+1) {
 			t.Errorf("round %d: %d bytes synced by %d fsyncs", round, written, got)
 		}

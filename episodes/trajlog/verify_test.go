@@ -10,6 +10,8 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
+
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 )
 
 // TestVerifyCleanLog verifies a log as written: every segment checks.
@@ -66,7 +68,7 @@ func TestOpenVerifiesInBackground(t *testing.T) {
 	core, logs := observer.New(zapcore.InfoLevel)
 	l := mustOpen(t, dir, Options{Logger: zap.New(core), Verify: true, NoSync: true})
 	play(t, l, 100, 2, false)
-	waitUntil(t, func() bool { return logs.FilterMessageSnippet("trajectory log damaged").Len() == 1 })
+	waitfor.Until(t, "the damage to be logged", func() bool { return logs.FilterMessageSnippet("trajectory log damaged").Len() == 1 })
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}

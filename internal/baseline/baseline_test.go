@@ -3,7 +3,6 @@ package baseline
 import (
 	"context"
 	"errors"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/examples/demo"
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -136,12 +136,7 @@ func TestRunCancel(t *testing.T) {
 		res, _ := Run(ctx, Config{Dataset: ds, Catalog: cat, Workers: 2, Duration: time.Hour})
 		done <- res
 	}()
-	for deadline := time.Now().Add(30 * time.Second); eng.ran() == 0; {
-		if time.Now().After(deadline) {
-			t.Fatal("no statement ran in 30 s")
-		}
-		runtime.Gosched()
-	}
+	waitfor.Until(t, "a statement to run", func() bool { return eng.ran() > 0 })
 	cancel()
 	select {
 	case res := <-done:
