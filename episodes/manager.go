@@ -30,6 +30,14 @@ const (
 	DefaultRecentBytes = 256 << 20
 )
 
+// Defaults of an episode's shape and of how long the Manager keeps it.
+const (
+	DefaultMaxTurns       = 8
+	DefaultMaxTurnsLimit  = 64
+	DefaultIdleTimeout    = 10 * time.Minute
+	DefaultRecentEpisodes = 10000
+)
+
 // Config configures a Manager. The zero value of each limit means its
 // default.
 type Config struct {
@@ -48,15 +56,15 @@ type Config struct {
 	Logger       *zap.Logger    // nil logs nothing
 	Version      string         // server version, stored in every trajectory
 
-	MaxTurns int // default turn budget (8)
+	MaxTurns int // default turn budget (DefaultMaxTurns)
 	// PromptDescriptions puts the column descriptions a dataset ships in
 	// the prompt of every episode that does not say otherwise (off: the
 	// prompt is the question and its evidence, as in the benchmarks).
 	PromptDescriptions bool
-	MaxTurnsLimit      int           // largest max_turns a reset may ask for (64)
+	MaxTurnsLimit      int           // largest max_turns a reset may ask for (DefaultMaxTurnsLimit)
 	MaxEpisodes        int           // live episodes at once (DefaultMaxEpisodes); MaxLiveBytes is the bound that protects memory
-	IdleTimeout        time.Duration // idle time before an episode is abandoned (10m)
-	RecentEpisodes     int           // ended episodes remembered, for episode.get and episode.close (10000)
+	IdleTimeout        time.Duration // idle time before an episode is abandoned (DefaultIdleTimeout)
+	RecentEpisodes     int           // ended episodes remembered, for episode.get and episode.close (DefaultRecentEpisodes)
 	RecentBytes        int64         // bytes of ended trajectories kept whole for episode.get (256 MiB)
 	MaxTagsBytes       int           // bytes of a reset's tags (64 KiB)
 	// MaxEpisodeBytes bounds what one live episode keeps: its prompt,
@@ -80,10 +88,10 @@ func (c *Config) setDefaults() {
 			*v = d
 		}
 	}
-	def(&c.MaxTurns, 8)
-	def(&c.MaxTurnsLimit, 64)
+	def(&c.MaxTurns, DefaultMaxTurns)
+	def(&c.MaxTurnsLimit, DefaultMaxTurnsLimit)
 	def(&c.MaxEpisodes, DefaultMaxEpisodes)
-	def(&c.RecentEpisodes, 10000)
+	def(&c.RecentEpisodes, DefaultRecentEpisodes)
 	def(&c.StepQueue, 16)
 	def(&c.MaxCallsPerTurn, DefaultMaxCallsPerTurn)
 	c.MaxCallsPerTurn = min(c.MaxCallsPerTurn, MaxMessageCalls)
@@ -101,7 +109,7 @@ func (c *Config) setDefaults() {
 		c.TrajectoryStore = "the server's trajectory store"
 	}
 	if c.IdleTimeout <= 0 {
-		c.IdleTimeout = 10 * time.Minute
+		c.IdleTimeout = DefaultIdleTimeout
 	}
 	if c.Logger == nil {
 		c.Logger = zap.NewNop()

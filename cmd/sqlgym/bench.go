@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/internal/bench"
 )
@@ -165,7 +166,7 @@ func benchInProcess(ctx context.Context, f *benchFlags, stderr io.Writer) (*benc
 		f.stack.dataDir = dir
 	}
 	opts := serverOpts{token: f.cfg.Token, maxEpisodes: max(4096, f.cfg.Sockets*f.cfg.EpisodesPerSocket),
-		idleTimeout: 10 * time.Minute, frameBytes: 4 << 20, grace: 5 * time.Second, replyDelay: rpc.DefaultReplyDelay}
+		idleTimeout: episodes.DefaultIdleTimeout, frameBytes: rpc.DefaultMaxFrameBytes, grace: 5 * time.Second, replyDelay: rpc.DefaultReplyDelay}
 	if opts.token == "" {
 		opts.token = randomToken()
 	}

@@ -32,7 +32,7 @@ func (b *clientBounds) register(fs *flag.FlagSet) {
 	fs.IntVar(&b.batch, "max-batch", rpc.DefaultMaxBatch, "requests in one JSON-RPC batch; a larger batch is refused whole (-32600)")
 	bytesVar(fs, &b.replyBytes, "max-reply-bytes", rpc.DefaultMaxReplyBytes, "bytes of one reply frame or HTTP body; calls past it get -32003")
 	bytesVar(fs, &b.tagsBytes, "max-tags-bytes", episodes.DefaultMaxTagsBytes, "bytes of an episode.reset's tags (-32602 past it)")
-	fs.IntVar(&b.recentEpisodes, "recent-episodes", 10000, "ended episodes remembered for episode.get and episode.close")
+	fs.IntVar(&b.recentEpisodes, "recent-episodes", episodes.DefaultRecentEpisodes, "ended episodes remembered for episode.get and episode.close")
 	bytesVar(fs, &b.recentBytes, "recent-bytes", episodes.DefaultRecentBytes, "bytes of ended trajectories kept whole for episode.get; older ones are read from the trajectory store")
 	bytesVar(fs, &b.connBytes, "max-conn-bytes", rpc.DefaultMaxConnBytes, "bytes one WebSocket's running requests and unwritten replies may hold before the server stops reading it")
 	fs.DurationVar(&b.stallTimeout, "stall-timeout", rpc.DefaultStallTimeout, "how long a WebSocket may hold --max-conn-bytes with nothing written to it before it is closed (1008)")

@@ -10,6 +10,7 @@ import (
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/reward/evaluate"
+	"github.com/sqlgym/sqlgym/reward/judge"
 )
 
 // checkFlags are the flags of sqlgym check.
@@ -27,7 +28,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("check", stderr)
 	var f checkFlags
 	fs.StringVar(&f.dataset, "dataset", "", "dataset to check, `[NAME=]FORMAT:PATH` with FORMAT spider, bird or jsonl (required)")
-	fs.DurationVar(&f.goldTimeout, "gold-timeout", 30*time.Second, "time limit of a gold query")
+	fs.DurationVar(&f.goldTimeout, "gold-timeout", judge.DefaultTimeout, "time limit of a gold query")
 	fs.DurationVar(&f.slow, "slow", evaluate.DefaultSlow, "report golds that run longer than this")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "golds run at once")
 	f.engine.register(fs)

@@ -48,8 +48,8 @@ func (f *evalFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "predictions judged at once")
 	fs.StringVar(&f.out, "out", "", "write one verdict per prediction to this JSONL `file`")
 	fs.StringVar(&f.rewardFile, "reward", "", "reward spec: a preset `name` (default, binary, retoolsql, arctic-text2sql-r1) or a spec file (JSON, merged over the defaults): the match mode and the reward of each verdict")
-	fs.DurationVar(&f.goldTimeout, "gold-timeout", 30*time.Second, "time limit of a gold query, timed apart from the prediction")
-	fs.DurationVar(&f.submitTimeout, "submit-timeout", 30*time.Second, "time limit of a predicted query")
+	fs.DurationVar(&f.goldTimeout, "gold-timeout", judge.DefaultTimeout, "time limit of a gold query, timed apart from the prediction")
+	fs.DurationVar(&f.submitTimeout, "submit-timeout", judge.DefaultTimeout, "time limit of a predicted query")
 	bytesVar(fs, &f.maxLineBytes, "max-line-bytes", evaluate.DefaultMaxLineBytes, "longest line of a predictions file (a BIRD file: longest key or value); a longer one is refused where it is met")
 	f.engine.register(fs)
 }

@@ -33,7 +33,7 @@ type exportFlags struct {
 }
 
 func (f *exportFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.dataDir, "data-dir", "./sqlgym-data", "where serve kept the trajectory log")
+	fs.StringVar(&f.dataDir, "data-dir", defaultDataDir, "where serve kept the trajectory log")
 	fs.StringVar(&f.trajectories, "trajectories", "", "where episodes were recorded: empty for the log under --data-dir, a postgres:// URL, or a file of records")
 	f.filter.register(fs)
 	f.damage.register(fs)

@@ -42,7 +42,7 @@ func runLog(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // when a line or an index is damaged. It reads beside a running server.
 func runLogVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("log verify", stderr)
-	dataDir := fs.String("data-dir", "./sqlgym-data", "where serve keeps the trajectory log (<data-dir>/trajectories)")
+	dataDir := fs.String("data-dir", defaultDataDir, "where serve keeps the trajectory log (<data-dir>/trajectories)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -7,12 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/valueindex"
+	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/internal/atomicfile"
 	"github.com/sqlgym/sqlgym/reward/judge"
@@ -25,17 +25,17 @@ import (
 // (which should be those the server ran with).
 func registerOffline(fs *flag.FlagSet, s *stackFlags) {
 	fs.Var(&s.datasets, "dataset", "dataset the episodes ran on, `[NAME=]FORMAT:PATH` as for serve (repeatable; default: the embedded demo)")
-	fs.StringVar(&s.dataDir, "data-dir", "./sqlgym-data", "where serve kept the trajectory log (and the demo's databases)")
+	fs.StringVar(&s.dataDir, "data-dir", defaultDataDir, "where serve kept the trajectory log (and the demo's databases)")
 	fs.StringVar(&s.trajectories, "trajectories", "", "where episodes were recorded: empty for the log under --data-dir, a postgres:// URL, or a file of records (export --format raw)")
-	fs.DurationVar(&s.queryTimeout, "query-timeout", 5*time.Second, "time limit of one execute_sql or inspect_schema call (as serve ran)")
-	fs.DurationVar(&s.submitTimeout, "submit-timeout", 30*time.Second, "time limit of a submitted query when it is scored (as serve ran)")
-	fs.DurationVar(&s.goldTimeout, "gold-timeout", 30*time.Second, "time limit of a gold query (as serve ran)")
-	fs.IntVar(&s.rowLimit, "row-limit", 50, "rows of a result shown to the model (as serve ran)")
-	bytesVar(fs, &s.observationBytes, "observation-bytes", 8192, "largest observation text shown to the model (as serve ran)")
+	fs.DurationVar(&s.queryTimeout, "query-timeout", tools.DefaultQueryTimeout, "time limit of one execute_sql or inspect_schema call (as serve ran)")
+	fs.DurationVar(&s.submitTimeout, "submit-timeout", judge.DefaultTimeout, "time limit of a submitted query when it is scored (as serve ran)")
+	fs.DurationVar(&s.goldTimeout, "gold-timeout", judge.DefaultTimeout, "time limit of a gold query (as serve ran)")
+	fs.IntVar(&s.rowLimit, "row-limit", tools.DefaultRowLimit, "rows of a result shown to the model (as serve ran)")
+	bytesVar(fs, &s.observationBytes, "observation-bytes", tools.DefaultObservationBytes, "largest observation text shown to the model (as serve ran)")
 	s.registerDBPool(fs)
 	s.tools.index.register(fs)
 	s.registerCalls(fs, " (as serve ran)")
-	s.maxTurns = 8 // episodes carry their own turn budget
+	s.maxTurns = episodes.DefaultMaxTurns // episodes carry their own turn budget
 }
 
 // offline is what replay and rescore run on: the datasets, engines and

@@ -68,6 +68,6 @@ func withLocalServer(ctx context.Context, f *replFlags, log *zap.Logger, use fun
 	key := make([]byte, 16)
 	rand.Read(key)
 	opts := serverOpts{token: hex.EncodeToString(key), maxEpisodes: 64, idleTimeout: f.idleTimeout,
-		frameBytes: 4 << 20, grace: 5 * time.Second, replyDelay: rpc.DefaultReplyDelay}
+		frameBytes: rpc.DefaultMaxFrameBytes, grace: 5 * time.Second, replyDelay: rpc.DefaultReplyDelay}
 	return serveLoopback(ctx, &f.stack, opts, log, func(url string, st *stack) error { return use(url, opts.token, st) })
 }

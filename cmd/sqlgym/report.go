@@ -35,7 +35,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var f reportFlags
 	fs.Var(&f.stack.datasets, "dataset", "the datasets the episodes played, `[NAME=]FORMAT:PATH` as for serve (repeatable): "+
 		"the self-consistency vote then compares result sets, run again here (without: the submitted SQL text)")
-	fs.StringVar(&f.stack.dataDir, "data-dir", "./sqlgym-data", "where the trajectory log is")
+	fs.StringVar(&f.stack.dataDir, "data-dir", defaultDataDir, "where the trajectory log is")
 	fs.StringVar(&f.stack.trajectories, "trajectories", "", "read episodes from a postgres:// URL or a file of trajectory records instead of --data-dir")
 	f.stack.registerDBPool(fs)
 	f.filter.register(fs)

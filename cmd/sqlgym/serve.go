@@ -48,8 +48,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.BoolVar(&f.insecure, "insecure", false, "serve without --token on a non-loopback --addr (logged as a warning)")
 	fs.IntVar(&f.server.maxEpisodes, "max-episodes", episodes.DefaultMaxEpisodes,
 		"live episodes at once, a backstop: --max-live-bytes bounds their memory; more resets get error -32003")
-	fs.DurationVar(&f.server.idleTimeout, "idle-timeout", 10*time.Minute, "idle time after which an episode is abandoned")
-	bytesVar(fs, &f.server.frameBytes, "max-frame-bytes", 4<<20, "largest WebSocket frame or HTTP body accepted")
+	fs.DurationVar(&f.server.idleTimeout, "idle-timeout", episodes.DefaultIdleTimeout, "idle time after which an episode is abandoned")
+	bytesVar(fs, &f.server.frameBytes, "max-frame-bytes", rpc.DefaultMaxFrameBytes, "largest WebSocket frame or HTTP body accepted")
 	fs.DurationVar(&f.server.grace, "shutdown-grace", 30*time.Second, "how long shutdown waits for running steps")
 	fs.DurationVar(&f.server.replyDelay, "reply-delay", rpc.DefaultReplyDelay,
 		"how long a reply may wait for those of the other requests its WebSocket is running, so that one write sends them together (0: never waits)")

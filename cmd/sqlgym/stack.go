@@ -49,19 +49,22 @@ type stackFlags struct {
 	tools              toolFlags
 }
 
+// defaultDataDir is --data-dir's default, the same for every command.
+const defaultDataDir = "./sqlgym-data"
+
 func (s *stackFlags) register(fs *flag.FlagSet) {
 	fs.Var(&s.datasets, "dataset", "dataset to serve, `[NAME=]FORMAT:PATH` with FORMAT spider, bird or jsonl (repeatable; default: the embedded demo)")
-	fs.StringVar(&s.dataDir, "data-dir", "./sqlgym-data", "where trajectories (and the demo's databases) are kept")
+	fs.StringVar(&s.dataDir, "data-dir", defaultDataDir, "where trajectories (and the demo's databases) are kept")
 	fs.StringVar(&s.trajectories, "trajectories", "", "where episodes are recorded: empty for the log under --data-dir, or a postgres:// URL")
 	fs.StringVar(&s.rewardFile, "reward", "", "reward spec: a preset `name` (default, binary, retoolsql, arctic-text2sql-r1) or a spec file (JSON, merged over the defaults)")
-	fs.IntVar(&s.maxTurns, "max-turns", 8, "default turn budget of an episode")
+	fs.IntVar(&s.maxTurns, "max-turns", episodes.DefaultMaxTurns, "default turn budget of an episode")
 	s.registerCalls(fs, "")
 	fs.BoolVar(&s.promptDescriptions, "prompt-descriptions", false, "put the column descriptions a dataset ships in the prompt (an episode.reset may ask with descriptions: true/false)")
-	fs.DurationVar(&s.queryTimeout, "query-timeout", 5*time.Second, "time limit of one execute_sql or inspect_schema call")
-	fs.DurationVar(&s.submitTimeout, "submit-timeout", 30*time.Second, "time limit of a submitted query when it is scored")
-	fs.DurationVar(&s.goldTimeout, "gold-timeout", 30*time.Second, "time limit of a gold query, timed apart from the submission")
-	fs.IntVar(&s.rowLimit, "row-limit", 50, "rows of a result shown to the model")
-	bytesVar(fs, &s.observationBytes, "observation-bytes", 8192, "largest observation text shown to the model")
+	fs.DurationVar(&s.queryTimeout, "query-timeout", tools.DefaultQueryTimeout, "time limit of one execute_sql or inspect_schema call")
+	fs.DurationVar(&s.submitTimeout, "submit-timeout", judge.DefaultTimeout, "time limit of a submitted query when it is scored")
+	fs.DurationVar(&s.goldTimeout, "gold-timeout", judge.DefaultTimeout, "time limit of a gold query, timed apart from the submission")
+	fs.IntVar(&s.rowLimit, "row-limit", tools.DefaultRowLimit, "rows of a result shown to the model")
+	bytesVar(fs, &s.observationBytes, "observation-bytes", tools.DefaultObservationBytes, "largest observation text shown to the model")
 	bytesVar(fs, &s.schemaCacheBytes, "schema-cache-bytes", tools.DefaultSchemaCacheBytes,
 		"bytes of inspect_schema text kept per database, read once and shown again (0: keep none, read the catalog on every call)")
 	s.dbCheck.register(fs)

@@ -24,7 +24,7 @@ type ServerConfig struct {
 	Registry      *prometheus.Registry // the manager's (Manager.Metrics().Registry): /metrics serves it, the transport's metrics join it
 	Logger        *zap.Logger
 	Token         string        // when set, /v1/ws and /v1/rpc need "Authorization: Bearer <Token>" (or, on an upgrade, its subprotocol: auth.go)
-	MaxFrameBytes int64         // largest frame or request body read (4 MiB)
+	MaxFrameBytes int64         // largest frame or request body read (DefaultMaxFrameBytes)
 	MaxInFlight   int           // frames in flight per connection (4096)
 	PingInterval  time.Duration // how often the server pings (30s)
 	PongWait      time.Duration // how long the peer may stay silent (2 x PingInterval)
@@ -64,6 +64,7 @@ type ServerConfig struct {
 
 // Defaults of the server's bounds on what clients can make it hold.
 const (
+	DefaultMaxFrameBytes   = 4 << 20
 	DefaultMaxConnBytes    = 32 << 20
 	DefaultStallTimeout    = 10 * time.Second
 	DefaultMaxReadingBytes = 128 << 20
@@ -73,7 +74,7 @@ const (
 
 func (c *ServerConfig) setDefaults() {
 	if c.MaxFrameBytes <= 0 {
-		c.MaxFrameBytes = 4 << 20
+		c.MaxFrameBytes = DefaultMaxFrameBytes
 	}
 	if c.MaxInFlight <= 0 {
 		c.MaxInFlight = 4096
