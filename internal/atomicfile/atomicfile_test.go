@@ -9,18 +9,20 @@ import (
 	"testing"
 )
 
-// entries lists dir's names, to show no temporary file is left behind.
-func entries(t *testing.T, dir string) []string {
+// holdsOnly checks that path holds want and that its directory holds
+// nothing else: no temporary file left behind.
+func holdsOnly(t *testing.T, path, want string) {
 	t.Helper()
-	ents, err := os.ReadDir(dir)
+	if b, err := os.ReadFile(path); err != nil || string(b) != want {
+		t.Errorf("%s holds %q (%v), want %q", path, b, err, want)
+	}
+	ents, err := os.ReadDir(filepath.Dir(path))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
+	if len(ents) != 1 {
+		t.Errorf("%d entries beside %s, want none", len(ents)-1, filepath.Base(path))
 	}
-	return names
 }
 
 func mode(t *testing.T, path string) fs.FileMode {
@@ -53,14 +55,9 @@ func TestWriteReplacesWholeWithTheModeAsked(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%+v: %v", tc.opt, err)
 		}
-		if b, _ := os.ReadFile(path); string(b) != "new" {
-			t.Errorf("%+v: file holds %q, want %q", tc.opt, b, "new")
-		}
+		holdsOnly(t, path, "new")
 		if got := mode(t, path); got != tc.want {
 			t.Errorf("%+v: mode %v, want %v", tc.opt, got, tc.want)
-		}
-		if names := entries(t, dir); len(names) != 1 {
-			t.Errorf("%+v: dir holds %v, want only out.json", tc.opt, names)
 		}
 	}
 }
@@ -79,12 +76,7 @@ func TestFailedWriteLeavesTheOldFileAndNoTemporary(t *testing.T) {
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want the callback's", err)
 	}
-	if b, _ := os.ReadFile(path); string(b) != "old" {
-		t.Errorf("file holds %q after a failed write, want the old %q", b, "old")
-	}
-	if names := entries(t, dir); len(names) != 1 {
-		t.Errorf("dir holds %v, want only out.json", names)
-	}
+	holdsOnly(t, path, "old")
 }
 
 func TestFailedWriteCreatesNothing(t *testing.T) {
@@ -94,8 +86,8 @@ func TestFailedWriteCreatesNothing(t *testing.T) {
 	if err == nil {
 		t.Fatal("a failing callback wrote the file")
 	}
-	if names := entries(t, dir); len(names) != 0 {
-		t.Errorf("dir holds %v, want nothing", names)
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("dir holds %d entries, want none", len(ents))
 	}
 }
 
@@ -111,21 +103,14 @@ func TestBuildFillsByName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(path); string(b) != "built" {
-		t.Errorf("file holds %q, want %q", b, "built")
-	}
+	holdsOnly(t, path, "built")
 	if got := mode(t, path); got != 0o644 {
 		t.Errorf("mode %v, want 0644", got)
 	}
 	if err := Build(path, Options{}, func(string) error { return errors.New("boom") }); err == nil {
 		t.Fatal("a failing fill built the file")
 	}
-	if b, _ := os.ReadFile(path); string(b) != "built" {
-		t.Errorf("file holds %q after a failed build, want the old %q", b, "built")
-	}
-	if names := entries(t, dir); len(names) != 1 {
-		t.Errorf("dir holds %v, want only db.sqlite", names)
-	}
+	holdsOnly(t, path, "built")
 }
 
 func TestMissingDirectoryIsAnError(t *testing.T) {
