@@ -1,23 +1,14 @@
 package bench
 
 import (
-	"context"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"go.uber.org/goleak"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/rpc"
-	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/examples/demo"
 	"github.com/sqlgym/sqlgym/internal/testserver"
-	"github.com/sqlgym/sqlgym/reward/judge"
-	"github.com/sqlgym/sqlgym/schemas"
-	"github.com/sqlgym/sqlgym/tools"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -43,33 +34,12 @@ func startServer(tb testing.TB, o serverOptions) *testserver.Server {
 // the trajectory log's folder.
 func startServerLog(tb testing.TB, o serverOptions) (*testserver.Server, *env.Dataset, string) {
 	tb.Helper()
-	dir := tb.TempDir()
-	ds := o.dataset
-	if ds == nil {
-		var err error
-		if ds, err = demo.Load(context.Background(), filepath.Join(dir, "demo"), sqlite.Build); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	logDir := filepath.Join(dir, "data")
-	rec, err := trajlog.Open(logDir, trajlog.Options{NoSync: !o.durable})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	catalog := env.NewCatalog(sqlite.New(sqlite.Config{}))
-	tb.Cleanup(func() { rec.Close(); catalog.Close() }) // after the server has stopped
-	srv := testserver.Start(tb, episodes.Config{
-		Datasets: []*env.Dataset{ds}, Catalog: catalog, Recorder: rec, Version: "test",
-		Runner:      tools.NewRunner(tools.Config{RowLimit: 50, ObservationBytes: 8192, QueryTimeout: 5 * time.Second}),
-		Judge:       judge.New(judge.Config{PredTimeout: 30 * time.Second, GoldTimeout: 30 * time.Second}),
-		Reward:      schemas.DefaultRewardSpec(),
-		MaxEpisodes: o.maxEpisodes,
-	}, testserver.Options{Server: func(c *rpc.ServerConfig) { c.Token = o.token }})
-	tb.Cleanup(func() {
-		srv.Stop()
-		srv.Manager.Shutdown(context.Background()) // records the episodes left live
+	d := testserver.StartDemo(tb, testserver.DemoOptions{
+		Dataset: o.dataset, Durable: o.durable,
+		Config:  func(c *episodes.Config, _ string) { c.MaxEpisodes = o.maxEpisodes },
+		Options: testserver.Options{Server: func(c *rpc.ServerConfig) { c.Token = o.token }},
 	})
-	return srv, ds, logDir
+	return d.Server, d.Dataset, d.LogDir
 }
 
 // tasksOf are a dataset's tasks as Config.Tasks takes them.

@@ -7,17 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/examples/demo"
 	"github.com/sqlgym/sqlgym/internal/testserver"
-	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
-	"github.com/sqlgym/sqlgym/tools"
 )
 
 // recordLog records two episodes through a real server into the
@@ -25,26 +19,12 @@ import (
 // closes the log, which seals its segment. It returns the episodes.
 func recordLog(t *testing.T, dataDir string) []schemas.Trajectory {
 	t.Helper()
-	ds, err := demo.Load(context.Background(), filepath.Join(t.TempDir(), "demo"), sqlite.Build)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := trajlog.Open(trajlog.LogDir(dataDir), trajlog.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	catalog := env.NewCatalog(sqlite.New(sqlite.Config{}))
-	defer catalog.Close()
-	srv := testserver.Start(t, episodes.Config{
-		Datasets: []*env.Dataset{ds}, Catalog: catalog, Recorder: rec, Version: "test",
-		Runner: tools.NewRunner(tools.Config{RowLimit: 50, ObservationBytes: 8192, QueryTimeout: 5 * time.Second}),
-		Judge:  judge.New(judge.Config{PredTimeout: 30 * time.Second, GoldTimeout: 30 * time.Second}),
-		Reward: schemas.DefaultRewardSpec(), MaxTurns: 8,
-	}, testserver.Options{Limits: schemas.Limits{RowLimit: 50, ObservationBytes: 8192, QueryTimeoutMS: 5000, GoldTimeoutMS: 30000}})
-	eps := []schemas.Trajectory{recordEpisode(t, &testServer{url: srv.URL}), recordEpisode(t, &testServer{url: srv.URL})}
-	srv.Stop()
-	srv.Manager.Shutdown(context.Background())
-	if err := rec.Close(); err != nil {
+	d := testserver.StartDemo(t, testserver.DemoOptions{LogDir: trajlog.LogDir(dataDir),
+		Config: func(cfg *episodes.Config, _ string) { cfg.MaxTurns = 8 }})
+	eps := []schemas.Trajectory{recordEpisode(t, &testServer{url: d.URL}), recordEpisode(t, &testServer{url: d.URL})}
+	d.Stop()
+	d.Manager.Shutdown(context.Background())
+	if err := d.Log.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return eps

@@ -3,23 +3,15 @@ package repl
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sqlgym/sqlgym/internal/testserver"
 
 	"go.uber.org/goleak"
 
-	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes"
-	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/examples/demo"
-	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
-	"github.com/sqlgym/sqlgym/tools"
 )
 
 // TestMain checks for leaked goroutines, or, in a child process started
@@ -55,36 +47,13 @@ func startServerPaying(t *testing.T, rowLimit int, spec schemas.RewardSpec) *tes
 // changed by change (nil: as it is).
 func startServerWith(t *testing.T, rowLimit int, change func(cfg *episodes.Config, dir string)) *testServer {
 	t.Helper()
-	if rowLimit == 0 {
-		rowLimit = 50
-	}
-	dir := t.TempDir()
-	ds, err := demo.Load(context.Background(), filepath.Join(dir, "demo"), sqlite.Build)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := trajlog.Open(filepath.Join(dir, "data"), trajlog.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	catalog := env.NewCatalog(sqlite.New(sqlite.Config{}))
-	t.Cleanup(func() { rec.Close(); catalog.Close() }) // after the server has stopped
-	limits := schemas.Limits{RowLimit: rowLimit, ObservationBytes: 8192, QueryTimeoutMS: 5000, GoldTimeoutMS: 30000}
-	cfg := episodes.Config{
-		Datasets: []*env.Dataset{ds}, Catalog: catalog, Recorder: rec, Version: "test",
-		Runner: tools.NewRunner(tools.Config{RowLimit: rowLimit, ObservationBytes: 8192, QueryTimeout: 5 * time.Second}),
-		Judge:  judge.New(judge.Config{PredTimeout: 30 * time.Second, GoldTimeout: 30 * time.Second}),
-		Reward: schemas.DefaultRewardSpec(), MaxTurns: 8,
-	}
-	if change != nil {
-		change(&cfg, dir)
-	}
-	srv := testserver.Start(t, cfg, testserver.Options{Limits: limits})
-	t.Cleanup(func() {
-		srv.Stop()
-		srv.Manager.Shutdown(context.Background()) // records the episodes left live
-	})
-	return &testServer{url: srv.URL, stop: srv.Stop}
+	d := testserver.StartDemo(t, testserver.DemoOptions{RowLimit: rowLimit, Config: func(cfg *episodes.Config, dir string) {
+		cfg.MaxTurns = 8
+		if change != nil {
+			change(cfg, dir)
+		}
+	}})
+	return &testServer{url: d.URL, stop: d.Stop}
 }
 
 // Environment of a child process that runs the REPL.

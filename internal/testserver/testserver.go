@@ -1,7 +1,10 @@
 // Package testserver runs a real sqlgym episode server for tests: a
 // Manager behind an httptest server, on a real socket, stopped when the
 // test ends. Tests of the server, the REPL, replay and the stores share
-// it, so each does not carry its own wiring and teardown.
+// it, so each does not carry its own wiring and teardown. StartDemo
+// builds on Start the stack sqlgym serve runs (the demo on SQLite, a
+// trajectory log, its runner and judge), for the tests that need a whole
+// server rather than a Manager of their own making.
 package testserver
 
 import (
