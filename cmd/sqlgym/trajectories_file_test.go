@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/sqlgym/sqlgym/episodes/client"
+	"github.com/sqlgym/sqlgym/internal/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -47,17 +48,12 @@ func serveObserved(t *testing.T, args []string) (string, *observer.ObservedLogs)
 	return "", nil
 }
 
-// waitForLog waits, up to a deadline, for a log entry with message msg.
+// waitForLog waits, up to waitfor's deadline, for a log entry with
+// message msg.
 func waitForLog(t *testing.T, logs *observer.ObservedLogs, msg string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	for logs.FilterMessage(msg).Len() == 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %q logged; the logs: %v", msg, logMessages(logs))
-		}
-		<-tick.C
+	if !waitfor.Within(waitfor.Timeout, func() bool { return logs.FilterMessage(msg).Len() > 0 }) {
+		t.Fatalf("no %q logged; the logs: %v", msg, logMessages(logs))
 	}
 }
 
