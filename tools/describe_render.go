@@ -90,7 +90,8 @@ func (r *Runner) topEstimates(e *estimate) string {
 			continue
 		}
 		if e.scaled() {
-			parts = append(parts, fmt.Sprintf("%s (about %s ± %s)", r.literal(t.value), grouped(t.rows), grouped(math.Ceil(t.margin))))
+			rows, margin := roundEstimate(t.rows, t.margin)
+			parts = append(parts, fmt.Sprintf("%s (about %s ± %s)", r.literal(t.value), grouped(rows), grouped(margin)))
 		} else {
 			parts = append(parts, fmt.Sprintf("%s (%d)", r.literal(t.value), t.inSample))
 		}
@@ -99,6 +100,16 @@ func (r *Runner) topEstimates(e *estimate) string {
 		return "none seen more than once in the sample"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// roundEstimate rounds a margin up to two significant digits, and the
+// estimate to the same unit: 1,668,400 ± 32,599 is 1,668,000 ± 33,000.
+func roundEstimate(v, margin float64) (float64, float64) {
+	if margin < 10 {
+		return math.Round(v), math.Ceil(margin)
+	}
+	unit := math.Pow(10, math.Floor(math.Log10(margin))-1)
+	return math.Round(v/unit) * unit, math.Ceil(margin/unit) * unit
 }
 
 // share writes part of whole as a percentage with its margin.

@@ -142,3 +142,18 @@ FROM generate_series(1, 20000) AS i;`)
 	got = describe(t, r, db, env.Postgres, "orders", "note").Content
 	containsAll(t, got, "of about 20,000 (the engine's statistics) rows", "NULL: about 15,000 (75.0% ±")
 }
+
+// TestRoundEstimate checks the rounding of an estimate to its margin.
+func TestRoundEstimate(t *testing.T) {
+	for _, c := range []struct{ v, m, wantV, wantM float64 }{
+		{1668400, 32599, 1668000, 33000},
+		{800, 783, 800, 790},
+		{200000, 12241, 200000, 13000},
+		{10, 19.2, 10, 20},
+		{3, 4.2, 3, 5},
+	} {
+		if v, m := roundEstimate(c.v, c.m); v != c.wantV || m != c.wantM {
+			t.Errorf("roundEstimate(%g, %g) = %g, %g; want %g, %g", c.v, c.m, v, m, c.wantV, c.wantM)
+		}
+	}
+}

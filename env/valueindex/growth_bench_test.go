@@ -23,8 +23,9 @@ import (
 // three random words. It reports the build's wall and CPU time, the
 // index file's size, the values indexed and the columns cut, whether
 // every name and order number searched was found first, and the
-// searches' latency percentiles (docs/benchmarks.md, "Growth: table
-// size"). Select a size with -bench 'Growth/orders=1000000$'.
+// searches' latency percentiles and mean CPU (docs/benchmarks.md,
+// "Growth: table size"). Select a size with -bench
+// 'Growth/orders=1000000$'.
 func BenchmarkGrowth(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000, 10_000_000} {
 		b.Run(fmt.Sprintf("orders=%d", n), func(b *testing.B) {
@@ -68,7 +69,9 @@ func benchGrowth(b *testing.B, orders int, cfg Config) {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(fi.Size())/(1<<20), "index-MiB")
+	cpu = cputime.Process()
 	lat, found, m := growthSearches(b, s, ds, db, bigdb.For(orders))
+	b.ReportMetric(cputime.PerOp(cpu, len(lat)), "search-cpu-ms")
 	b.ReportMetric(float64(m.values), "values")
 	b.ReportMetric(float64(len(m.partial)), "cut-columns")
 	b.ReportMetric(found[0], "found-%")
