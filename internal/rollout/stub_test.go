@@ -43,16 +43,15 @@ type stubModel struct {
 	t   *testing.T
 	srv *httptest.Server
 
-	mu       sync.Mutex
-	scripts  map[string][][]reply // question -> scripts not yet taken
-	convs    map[int][]reply      // script id -> its replies
-	failed   map[string]int       // "id/turn" -> failures answered
-	next     int
-	bodies   [][]byte
-	started  int                     // conversations started
-	block    func(id, turn int) bool // answers nothing until the client gives up
-	blocked  int
-	usageOut int
+	mu      sync.Mutex
+	scripts map[string][][]reply // question -> scripts not yet taken
+	convs   map[int][]reply      // script id -> its replies
+	failed  map[string]int       // "id/turn" -> failures answered
+	next    int
+	bodies  [][]byte
+	started int                     // conversations started
+	block   func(id, turn int) bool // answers nothing until the client gives up
+	blocked int
 }
 
 func newStubModel(t *testing.T, scripts map[string][][]reply) *stubModel {
