@@ -31,8 +31,10 @@ func spellings(t *testing.T, base string) []string {
 	return out
 }
 
-// sleepers runs n statements of secs seconds on each of dbs until ctx
-// ends; wait waits for them.
+// sleepers runs n long statements on each of dbs until ctx ends; wait
+// waits for them. The statement's text is its own: a cancel that lands
+// late leaves it running until its statement_timeout, and the other
+// tests of the package look for their own pg_sleep(30) on the server.
 func sleepers(ctx context.Context, dbs []env.DB, n int) (wait func()) {
 	var wg sync.WaitGroup
 	for _, d := range dbs {
@@ -40,7 +42,7 @@ func sleepers(ctx context.Context, dbs []env.DB, n int) (wait func()) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				d.Query(ctx, "SELECT pg_sleep(30)", env.Limits{Timeout: 30 * time.Second})
+				d.Query(ctx, "SELECT pg_sleep(29.5)", env.Limits{Timeout: 30 * time.Second})
 			}()
 		}
 	}
