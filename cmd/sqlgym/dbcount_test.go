@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -144,21 +142,5 @@ func playCountEpisode(t *testing.T, c *client.Client, i int) {
 // metrics page.
 func connectionsOpen(t *testing.T, url string) float64 {
 	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "sqlgym_db_connections_open "); ok {
-			f, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return f
-		}
-	}
-	t.Fatalf("no sqlgym_db_connections_open on %s", url)
-	return 0
+	return metricValue(t, url, "sqlgym_db_connections_open")
 }
