@@ -134,10 +134,7 @@ func reportPerDB(b *testing.B, n int, cpu cpuClock) {
 // reported too: on a shared machine it is steadier than wall time. Set
 // SQLGYM_DBCOUNT_BENCH_BIN to measure another build of sqlgym instead.
 func BenchmarkDatabaseCountProcess(b *testing.B) {
-	bin := os.Getenv("SQLGYM_DBCOUNT_BENCH_BIN")
-	if bin == "" {
-		bin = binserver.Build(b)
-	}
+	bin := benchBinary(b, "SQLGYM_DBCOUNT_BENCH_BIN")
 	for _, n := range dbCountSizes {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			dataset := dbCountDataset(b, b.TempDir(), n)

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/binserver"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -39,10 +38,7 @@ const reportLogTasks = 1000
 // with -benchtime 1x: writing a million episodes takes minutes. Set
 // SQLGYM_REPORT_BENCH_BIN to measure another build of sqlgym instead.
 func BenchmarkReportLogSize(b *testing.B) {
-	bin := os.Getenv("SQLGYM_REPORT_BENCH_BIN")
-	if bin == "" {
-		bin = binserver.Build(b)
-	}
+	bin := benchBinary(b, "SQLGYM_REPORT_BENCH_BIN")
 	for _, n := range reportLogSizes {
 		b.Run(fmt.Sprintf("episodes=%d", n), func(b *testing.B) {
 			dataDir := b.TempDir()

@@ -29,8 +29,9 @@ const cancelGrace = 2 * time.Second
 // Config configures an Engine. The zero value is usable: every zero field
 // takes the default named beside it.
 type Config struct {
-	// Role is the role every connection logs in as: one that can only
-	// read the served schemas (EnsureReader creates it). The user in a
+	// Role is the role every connection logs in as: one that reads
+	// nothing itself, and switches per call to the schema's own role
+	// (SchemaRole; EnsureReader creates both). The user in a
 	// source's URL is replaced by it, and its password dropped unless
 	// the URL's user is this role. "" means DefaultRole.
 	Role string
