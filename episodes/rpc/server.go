@@ -60,6 +60,20 @@ type ServerConfig struct {
 	// together (0: DefaultReplyDelay; negative: none waits, which is
 	// what sqlgym serve --reply-delay 0 sets).
 	ReplyDelay time.Duration
+
+	// Mounts are the other surfaces the server carries beside sqlgym/1
+	// (OpenEnv's, MCP's).
+	Mounts []Mount
+}
+
+// Mount is a surface served under Prefix (its path and every path below
+// it) behind what guards /v1/ws and /v1/rpc: the token, or without one
+// the Host and Origin checks, and --max-connections, whose room a request
+// holds until its handler returns (a handler serving a WebSocket holds it
+// for the socket's life). Its handler sees the whole path.
+type Mount struct {
+	Prefix  string // "/openenv": no trailing slash
+	Handler http.Handler
 }
 
 // Defaults of the server's bounds on what clients can make it hold.
@@ -170,7 +184,27 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /v1/rpc", s.guarded(s.authorized(jsonOnly(s.handleRPC))))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.cfg.Registry, promhttp.HandlerOpts{}))
+	for _, m := range s.cfg.Mounts {
+		h := s.guarded(s.authorized(s.counted(m.Handler)))
+		mux.HandleFunc(m.Prefix, h)
+		mux.HandleFunc(m.Prefix+"/", h)
+	}
 	return mux
+}
+
+// counted holds a room in MaxConnections while h serves a request.
+func (s *Server) counted(h http.Handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.base.Err() != nil {
+			refuse(w, http.StatusServiceUnavailable, "server shutting down")
+			return
+		}
+		if !s.admitConn(w) {
+			return
+		}
+		defer s.open.Add(-1)
+		h.ServeHTTP(w, r)
+	}
 }
 
 // refuse answers a request the server does not serve, and has its
