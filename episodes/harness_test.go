@@ -16,6 +16,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/internal/testserver"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -51,7 +52,7 @@ type harness struct {
 	hs  *httptest.Server
 	url string
 	dir string
-	log *trajlog.Log // the trajectory log the server records to
+	log *filelog.Log // the trajectory log the server records to
 }
 
 type options struct {
@@ -82,7 +83,7 @@ func newHarness(t testing.TB, o options) *harness {
 
 func startHarness(t testing.TB, o options, dir string, dss ...*env.Dataset) *harness {
 	t.Helper()
-	rec, err := trajlog.Open(filepath.Join(dir, "data"), trajlog.Options{})
+	rec, err := filelog.Open(filepath.Join(dir, "data"), filelog.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

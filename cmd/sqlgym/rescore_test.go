@@ -12,7 +12,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/reward"
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -125,7 +125,7 @@ func TestRewardSpecFilesAreBounded(t *testing.T) {
 func writeHugeRewards(t *testing.T, dir string, totals ...float64) {
 	t.Helper()
 	ctx := context.Background()
-	log, err := trajlog.Open(trajlog.LogDir(dir), trajlog.Options{})
+	log, err := filelog.Open(filelog.LogDir(dir), filelog.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

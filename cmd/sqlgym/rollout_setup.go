@@ -12,6 +12,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/internal/rollout"
 	"github.com/sqlgym/sqlgym/tools"
 )
@@ -63,7 +64,7 @@ func (rs *rolloutSetup) inProcess(ctx context.Context, s *stackFlags, log *zap.L
 		return errors.New("the trajectory store cannot be read back")
 	}
 	rs.reader = rd
-	if l, ok := rd.(*trajlog.Log); ok {
+	if l, ok := rd.(*filelog.Log); ok {
 		rs.reader = &scannedLog{Log: l} // keeps the damage its reads find
 	}
 	mgr, err := episodes.New(episodes.Config{Datasets: st.datasets, Catalog: st.catalog, Runner: st.runner,

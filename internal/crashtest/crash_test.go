@@ -11,6 +11,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/internal/binserver"
 )
 
@@ -35,7 +36,7 @@ func TestKill9KeepsEveryAnsweredEpisode(t *testing.T) {
 // once more and checks the log against what the clients were told.
 func killRounds(t *testing.T, bin string, args ...string) {
 	dataDir := t.TempDir()
-	logDir := trajlog.LogDir(dataDir)
+	logDir := filelog.LogDir(dataDir)
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 0))
@@ -81,8 +82,8 @@ func killRounds(t *testing.T, bin string, args ...string) {
 // line is reported and skipped, never a failure.
 func checkTornTailIsSkipped(t *testing.T, logDir, seg string) {
 	t.Helper()
-	var damage []trajlog.Damage
-	r, err := trajlog.Open(logDir, trajlog.Options{ReadOnly: true, OnDamage: func(d trajlog.Damage) { damage = append(damage, d) }})
+	var damage []filelog.Damage
+	r, err := filelog.Open(logDir, filelog.Options{ReadOnly: true, OnDamage: func(d filelog.Damage) { damage = append(damage, d) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func checkTornTailIsSkipped(t *testing.T, logDir, seg string) {
 // verify reads the log back and holds it to what the clients were told.
 func verify(t *testing.T, logDir string, book *ledger) {
 	t.Helper()
-	r, err := trajlog.Open(logDir, trajlog.Options{ReadOnly: true})
+	r, err := filelog.Open(logDir, filelog.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/examples/demo"
 	"github.com/sqlgym/sqlgym/internal/rollout"
 	"github.com/sqlgym/sqlgym/internal/rollout/report"
@@ -30,7 +31,7 @@ type world struct {
 	ds      *env.Dataset
 	catalog *env.Catalog
 	runner  *tools.Runner
-	log     *trajlog.Log
+	log     *filelog.Log
 	env     rollout.Env
 }
 
@@ -51,7 +52,7 @@ func buildWorld(t *testing.T, served bool) *world {
 	}
 	w := &world{ds: ds, catalog: env.NewCatalog(sqlite.New(sqlite.Config{})), runner: tools.NewRunner(tools.Config{})}
 	t.Cleanup(func() { w.catalog.Close() })
-	if w.log, err = trajlog.Open(trajlog.LogDir(dir), trajlog.Options{NoSync: true}); err != nil {
+	if w.log, err = filelog.Open(filelog.LogDir(dir), filelog.Options{NoSync: true}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.log.Close() })

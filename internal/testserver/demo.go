@@ -9,7 +9,7 @@ import (
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes"
-	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/examples/demo"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -34,7 +34,7 @@ type Demo struct {
 	*Server
 	Dataset *env.Dataset // the dataset served
 	LogDir  string       // the trajectory log's folder
-	Log     *trajlog.Log // the log recorded to; closed when the test ends, or earlier by the test
+	Log     *filelog.Log // the log recorded to; closed when the test ends, or earlier by the test
 }
 
 // StartDemo serves the embedded demo (or o.Dataset) on a loopback port
@@ -59,7 +59,7 @@ func StartDemo(tb testing.TB, o DemoOptions) *Demo {
 	if logDir == "" {
 		logDir = filepath.Join(dir, "data")
 	}
-	rec, err := trajlog.Open(logDir, trajlog.Options{NoSync: !o.Durable})
+	rec, err := filelog.Open(logDir, filelog.Options{NoSync: !o.Durable})
 	if err != nil {
 		tb.Fatal(err)
 	}
