@@ -15,7 +15,7 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/term"
 
-	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/internal/bench"
@@ -128,7 +128,7 @@ func (f *benchFlags) checkRemoteDataset() error {
 	case len(vals) == 0:
 		return nil
 	}
-	src, err := env.ParseSource(vals[0])
+	src, err := datasets.ParseSource(vals[0])
 	switch {
 	case err == nil:
 		f.cfg.Dataset = src.Name

@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/postgres"
 )
 
@@ -34,12 +35,12 @@ func (d *dbCheckFlags) register(fs *flag.FlagSet) {
 }
 
 // load reads one dataset: keeping missing database files when the check
-// will name them, else refusing them as env.Load does.
-func (d *dbCheckFlags) load(src env.Source) (*env.Dataset, error) {
+// will name them, else refusing them as datasets.Load does.
+func (d *dbCheckFlags) load(src datasets.Source) (*env.Dataset, error) {
 	if d.run {
-		return env.LoadKeepingMissing(src)
+		return datasets.LoadKeepingMissing(src)
 	}
-	return env.Load(src)
+	return datasets.Load(src)
 }
 
 // dbRef is one database of one dataset.

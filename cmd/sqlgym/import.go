@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/pgimport"
 	"github.com/sqlgym/sqlgym/env/postgres"
 	"github.com/sqlgym/sqlgym/env/sqlite"
@@ -44,7 +45,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := f.check(); err != nil {
 		return err
 	}
-	ds, err := loadDataset(f.dataset, &engineFlags{}, env.Load)
+	ds, err := loadDataset(f.dataset, &engineFlags{}, datasets.Load)
 	if err != nil {
 		return err
 	}
@@ -79,7 +80,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // password left out, as serve logs in as the read-only role).
 func (f *importFlags) serveCommand() string {
 	name := "pg"
-	if src, err := env.ParseSource("jsonl:" + f.out); err == nil {
+	if src, err := datasets.ParseSource("jsonl:" + f.out); err == nil {
 		name = src.Name
 	}
 	dsn := f.dsn

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/env/valueindex"
 	"github.com/sqlgym/sqlgym/episodes"
@@ -212,7 +213,7 @@ func (s *stackFlags) loadDatasets(ctx context.Context) ([]*env.Dataset, error) {
 	}
 	var out []*env.Dataset
 	for _, v := range s.datasets.values {
-		src, err := env.ParseSource(v)
+		src, err := datasets.ParseSource(v)
 		if err != nil {
 			return nil, usageError{fmt.Sprintf("--dataset %q: %v", v, err)}
 		}

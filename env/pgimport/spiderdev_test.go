@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/postgres"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/internal/pgtest"
@@ -26,7 +27,7 @@ func TestImportSpiderDev(t *testing.T) {
 	dir := spiderdev.Dir(t)
 	ctx := context.Background()
 	conn := connect(t, pgtest.Database(t))
-	ds, err := env.Load(env.Source{Name: "spider", Format: env.FormatSpider, Path: dir})
+	ds, err := datasets.Load(datasets.Source{Name: "spider", Format: datasets.FormatSpider, Path: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestImportSpiderDev(t *testing.T) {
 	if err := WriteDataset(out, ds, imp); err != nil {
 		t.Fatal(err)
 	}
-	pg, err := env.Load(env.Source{Name: "pg", Format: env.FormatJSONL, Path: out})
+	pg, err := datasets.Load(datasets.Source{Name: "pg", Format: datasets.FormatJSONL, Path: out})
 	if err != nil {
 		t.Fatal(err)
 	}

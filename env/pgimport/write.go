@@ -19,7 +19,7 @@ const (
 )
 
 // record is one line of the imported dataset's tasks.jsonl, in the JSONL
-// format env.LoadJSONL reads.
+// format datasets.LoadJSONL reads.
 type record struct {
 	TaskID        string          `json:"task_id"`
 	DBID          string          `json:"db_id"`

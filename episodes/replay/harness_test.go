@@ -6,19 +6,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/testserver"
-
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
-
 	"go.uber.org/goleak"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/replay"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/examples/demo"
+	"github.com/sqlgym/sqlgym/internal/spiderdev"
+	"github.com/sqlgym/sqlgym/internal/testserver"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
@@ -148,7 +147,7 @@ func demoDataset(t *testing.T) *env.Dataset {
 // it is absent (fails under CI, where it must be there).
 func spiderDataset(t *testing.T) *env.Dataset {
 	t.Helper()
-	ds, err := env.LoadSpider("spider-dev", spiderdev.Dir(t))
+	ds, err := datasets.LoadSpider("spider-dev", spiderdev.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

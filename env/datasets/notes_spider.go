@@ -1,9 +1,11 @@
-package env
+package datasets
 
 import (
 	"encoding/json"
 	"fmt"
 	"os"
+
+	"github.com/sqlgym/sqlgym/env"
 )
 
 // spiderSchema is one database of Spider's or KaggleDBQA's tables.json:
@@ -19,7 +21,7 @@ type spiderSchema struct {
 
 // spiderNotes reads tables.json at path: the notes of each database by
 // db_id. A missing file gives no notes (nil).
-func spiderNotes(path string) (map[string]*DBNotes, error) {
+func spiderNotes(path string) (map[string]*env.DBNotes, error) {
 	raw, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
 		return nil, nil
@@ -31,22 +33,22 @@ func spiderNotes(path string) (map[string]*DBNotes, error) {
 	if err := json.Unmarshal(raw, &dbs); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	out := map[string]*DBNotes{}
+	out := map[string]*env.DBNotes{}
 	for _, db := range dbs {
-		n := &DBNotes{}
+		n := &env.DBNotes{}
 		for i, c := range db.ColumnNamesOrig {
 			table, col, ok := spiderColumn(db.TableNamesOriginal, c)
 			if !ok {
 				continue
 			}
-			var note ColumnNote
+			var note env.ColumnNote
 			if i < len(db.ColumnNames) {
 				note.Name, _ = db.ColumnNames[i][1].(string)
 			}
 			if i < len(db.ColumnDescriptions) {
 				note.Description = db.ColumnDescriptions[i]
 			}
-			n.setColumn(table, col, note)
+			setColumn(n, table, col, note)
 		}
 		if !n.Empty() {
 			out[db.DBID] = n

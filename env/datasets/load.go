@@ -1,4 +1,4 @@
-package env
+package datasets
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sqlgym/sqlgym/env"
 )
 
 // Dataset formats a Source can name.
@@ -85,7 +87,7 @@ func checkName(name string) error {
 // Load reads the dataset src names, in its format. The databases are
 // SQLite files; each is checked to exist, not opened, and a failed load
 // names every one that is missing.
-func Load(src Source) (*Dataset, error) {
+func Load(src Source) (*env.Dataset, error) {
 	return strict(load(src))
 }
 
@@ -93,14 +95,14 @@ func Load(src Source) (*Dataset, error) {
 // the databases whose file is missing (or is not a file): opening one
 // fails, naming the file. It is for callers that open every database and
 // report each one that fails, such as serve's startup check and check.
-func LoadKeepingMissing(src Source) (*Dataset, error) {
+func LoadKeepingMissing(src Source) (*env.Dataset, error) {
 	ds, _, err := load(src)
 	return ds, err
 }
 
 // load reads the dataset, returning the databases whose file is missing
 // apart.
-func load(src Source) (*Dataset, []error, error) {
+func load(src Source) (*env.Dataset, []error, error) {
 	if err := checkName(src.Name); err != nil {
 		return nil, nil, fmt.Errorf("load %s: %w", src.Path, err)
 	}
@@ -116,7 +118,7 @@ func load(src Source) (*Dataset, []error, error) {
 }
 
 // strict fails a load that found missing database files, naming each.
-func strict(ds *Dataset, bad []error, err error) (*Dataset, error) {
+func strict(ds *env.Dataset, bad []error, err error) (*env.Dataset, error) {
 	switch {
 	case err != nil:
 		return nil, err
@@ -135,17 +137,17 @@ func prefixed(prefix string, errs []error) []error {
 }
 
 // newSQLiteDataset wraps tasks and databases into an indexed dataset.
-func newSQLiteDataset(name string, tasks []Task, dbs map[string]string) (*Dataset, error) {
-	return newDataset(name, SQLite, tasks, dbs)
+func newSQLiteDataset(name string, tasks []env.Task, dbs map[string]string) (*env.Dataset, error) {
+	return newDataset(name, env.SQLite, tasks, dbs)
 }
 
 // newDataset wraps tasks and databases of a dialect into an indexed
 // dataset.
-func newDataset(name string, dialect Dialect, tasks []Task, dbs map[string]string) (*Dataset, error) {
+func newDataset(name string, dialect env.Dialect, tasks []env.Task, dbs map[string]string) (*env.Dataset, error) {
 	if len(tasks) == 0 {
 		return nil, errors.New("empty dataset: no tasks")
 	}
-	ds := &Dataset{Name: name, Dialect: dialect, Tasks: tasks, DBs: dbs}
+	ds := &env.Dataset{Name: name, Dialect: dialect, Tasks: tasks, DBs: dbs}
 	if err := ds.Index(); err != nil {
 		return nil, err
 	}

@@ -1,9 +1,10 @@
-package env
+package datasets
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/internal/spiderdev"
 )
 
@@ -36,14 +37,14 @@ func TestBirdNotes(t *testing.T) {
 	n := ds.Notes["schools"]
 	tests := []struct {
 		table, column string
-		want          ColumnNote
+		want          env.ColumnNote
 		ok            bool
 	}{
-		{"schools", "cdscode", ColumnNote{Description: "California Department Schools code", Format: "text"}, true},
-		{"SCHOOLS", "Charter", ColumnNote{Name: "Charter School", Description: "Charter school (Y/N), école", Format: "integer", Values: "0: N; 1: Y"}, true},
-		{"schools", "zip", ColumnNote{Format: "text"}, true},
-		{"schools", "nope", ColumnNote{}, false},
-		{"other", "zip", ColumnNote{}, false},
+		{"schools", "cdscode", env.ColumnNote{Description: "California Department Schools code", Format: "text"}, true},
+		{"SCHOOLS", "Charter", env.ColumnNote{Name: "Charter School", Description: "Charter school (Y/N), école", Format: "integer", Values: "0: N; 1: Y"}, true},
+		{"schools", "zip", env.ColumnNote{Format: "text"}, true},
+		{"schools", "nope", env.ColumnNote{}, false},
+		{"other", "zip", env.ColumnNote{}, false},
 	}
 	for _, tt := range tests {
 		got, ok := n.Column(tt.table, tt.column)
@@ -94,7 +95,7 @@ func TestJSONLNotes(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, ok := ds.Notes["k"].Column("revenue", "C14")
-	if want := (ColumnNote{Description: "Federal revenue through the state - Title 1", Values: "dollars"}); !ok || got != want {
+	if want := (env.ColumnNote{Description: "Federal revenue through the state - Title 1", Values: "dollars"}); !ok || got != want {
 		t.Errorf("revenue.c14 = %+v, %v; want %+v", got, ok, want)
 	}
 	if d := ds.Notes["k"].Table("REVENUE").Description; d != "State revenue" {

@@ -1,4 +1,4 @@
-package env
+package datasets
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/hardness"
 )
 
@@ -25,13 +26,13 @@ type spiderRecord struct {
 // official evaluator gives its gold (env/hardness), or none where that
 // evaluator's parser could not read the gold. A failed load names every
 // database file that is missing.
-func LoadSpider(name, path string) (*Dataset, error) {
+func LoadSpider(name, path string) (*env.Dataset, error) {
 	return strict(loadSpider(name, path))
 }
 
 // loadSpider is LoadSpider, returning the databases whose file is
 // missing apart.
-func loadSpider(name, path string) (*Dataset, []error, error) {
+func loadSpider(name, path string) (*env.Dataset, []error, error) {
 	file, err := findFile(path, "dev.json")
 	if err != nil {
 		return nil, nil, fmt.Errorf("spider %s: %w", path, err)
@@ -43,14 +44,14 @@ func loadSpider(name, path string) (*Dataset, []error, error) {
 	return ds, prefixed("spider "+file, bad), nil
 }
 
-func loadSpiderFile(name, file string) (*Dataset, []error, error) {
+func loadSpiderFile(name, file string) (*env.Dataset, []error, error) {
 	recs, err := readRecords(file)
 	if err != nil {
 		return nil, nil, err
 	}
 	dir := filepath.Dir(file)
 	dbs := newDBFiles()
-	tasks := make([]Task, 0, len(recs))
+	tasks := make([]env.Task, 0, len(recs))
 	for i, raw := range recs {
 		t, err := spiderTask(name, i, raw)
 		if err != nil {
@@ -69,22 +70,22 @@ func loadSpiderFile(name, file string) (*Dataset, []error, error) {
 	return ds, dbs.bad, nil
 }
 
-func spiderTask(name string, i int, raw json.RawMessage) (Task, error) {
+func spiderTask(name string, i int, raw json.RawMessage) (env.Task, error) {
 	var r spiderRecord
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return Task{}, fmt.Errorf("malformed record: %w", err)
+		return env.Task{}, fmt.Errorf("malformed record: %w", err)
 	}
 	if err := checkDBID(r.DBID); err != nil {
-		return Task{}, err
+		return env.Task{}, err
 	}
 	switch {
 	case r.Question == "":
-		return Task{}, errors.New("missing question")
+		return env.Task{}, errors.New("missing question")
 	case r.Query == "":
-		return Task{}, errors.New("missing query")
+		return env.Task{}, errors.New("missing query")
 	}
 	level, _ := hardness.Spider(r.Query) // unreadable: no difficulty, as the evaluator has none to give
-	return Task{
+	return env.Task{
 		ID: name + "/" + strconv.Itoa(i), Dataset: name, DBID: r.DBID,
 		Question: r.Question, GoldSQL: r.Query, Difficulty: level,
 	}, nil

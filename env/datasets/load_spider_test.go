@@ -1,4 +1,4 @@
-package env
+package datasets
 
 import (
 	"path/filepath"
@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env/hardness"
-
 	"github.com/sqlgym/sqlgym/internal/spiderdev"
 )
 

@@ -1,4 +1,4 @@
-package env
+package datasets
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sqlgym/sqlgym/env"
 )
 
 // birdNotes reads a BIRD database's database_description folder, one
@@ -18,12 +20,12 @@ import (
 // Real files are often not UTF-8 and carry byte-order marks: a file that
 // is not valid UTF-8 is read as Latin-1, and every BOM is dropped. A
 // database without the folder has no notes (nil).
-func birdNotes(dir string) (*DBNotes, error) {
+func birdNotes(dir string) (*env.DBNotes, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "database_description", "*.csv"))
 	if err != nil || len(files) == 0 {
 		return nil, err
 	}
-	n := &DBNotes{}
+	n := &env.DBNotes{}
 	for _, f := range files {
 		table := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
 		if err := readBirdCSV(n, table, f); err != nil {
@@ -33,7 +35,7 @@ func birdNotes(dir string) (*DBNotes, error) {
 	return n, nil
 }
 
-func readBirdCSV(n *DBNotes, table, path string) error {
+func readBirdCSV(n *env.DBNotes, table, path string) error {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -72,7 +74,7 @@ func readBirdCSV(n *DBNotes, table, path string) error {
 		if orig >= len(rec) || clean(rec[orig]) == "" {
 			continue
 		}
-		n.setColumn(table, clean(rec[orig]), ColumnNote{
+		setColumn(n, table, clean(rec[orig]), env.ColumnNote{
 			Name: cell(rec, "column_name"), Description: cell(rec, "column_description"),
 			Format: cell(rec, "data_format"), Values: cell(rec, "value_description"),
 		})

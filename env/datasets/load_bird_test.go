@@ -1,10 +1,12 @@
-package env
+package datasets
 
 import (
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/sqlgym/sqlgym/env"
 )
 
 func TestLoadBird(t *testing.T) {
@@ -101,7 +103,7 @@ func TestLoadBirdMiniDevPostgres(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Load(%s): %v", path, err)
 		}
-		if ds.Dialect != Postgres || len(ds.Tasks) != 3 {
+		if ds.Dialect != env.Postgres || len(ds.Tasks) != 3 {
 			t.Fatalf("dialect %q, %d tasks; want postgres, 3", ds.Dialect, len(ds.Tasks))
 		}
 		want := map[string]string{"debit_card_specializing": "debit_card_specializing", "california_schools": "california_schools"}

@@ -1,4 +1,4 @@
-package env
+package datasets
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/sqlgym/sqlgym/env"
 )
 
 // jsonlRecord is one line of a JSONL dataset. Fields outside it are an
@@ -42,13 +44,13 @@ type resolver func(rec *jsonlRecord) (string, error)
 // <dir>/database/<db_id>/<db_id>.sqlite, else <dir>/<db_id>.sqlite. Task
 // ids are "<name>/<task_id>". A failed load names every database file
 // that is missing.
-func LoadJSONL(name, path string) (*Dataset, error) {
+func LoadJSONL(name, path string) (*env.Dataset, error) {
 	return strict(loadJSONL(name, path))
 }
 
 // loadJSONL is LoadJSONL, returning the databases whose file is missing
 // apart.
-func loadJSONL(name, path string) (*Dataset, []error, error) {
+func loadJSONL(name, path string) (*env.Dataset, []error, error) {
 	file, err := findFile(path, "tasks.jsonl")
 	if err != nil {
 		return nil, nil, fmt.Errorf("jsonl %s: %w", path, err)
@@ -59,7 +61,7 @@ func loadJSONL(name, path string) (*Dataset, []error, error) {
 	}
 	defer f.Close()
 	dir := filepath.Dir(file)
-	var dialect Dialect
+	var dialect env.Dialect
 	tasks, dbs, bad, err := readJSONL(name, f, &dialect, func(rec *jsonlRecord) (string, error) {
 		return jsonlDBFile(dir, rec)
 	})
@@ -79,8 +81,8 @@ func loadJSONL(name, path string) (*Dataset, []error, error) {
 
 // jsonlNotes reads descriptions/<db_id>.json beside the tasks file, for
 // each database that has one.
-func jsonlNotes(dir string, dbs map[string]string) (map[string]*DBNotes, error) {
-	out := map[string]*DBNotes{}
+func jsonlNotes(dir string, dbs map[string]string) (map[string]*env.DBNotes, error) {
+	out := map[string]*env.DBNotes{}
 	for id := range dbs {
 		n, err := readNotesFile(filepath.Join(dir, "descriptions", id+".json"))
 		if err != nil {
@@ -123,8 +125,8 @@ func jsonlDBFile(dir string, rec *jsonlRecord) (string, error) {
 // dbPath is asked, once per db_id, where the database of a record without
 // db_path is; a record's db_path is returned as written. It returns the
 // tasks and the database of each db_id. Errors name the line.
-func ReadJSONL(name string, r io.Reader, dbPath func(dbID string) (string, error)) ([]Task, map[string]string, error) {
-	var dialect Dialect
+func ReadJSONL(name string, r io.Reader, dbPath func(dbID string) (string, error)) ([]env.Task, map[string]string, error) {
+	var dialect env.Dialect
 	tasks, dbs, bad, err := readJSONL(name, r, &dialect, func(rec *jsonlRecord) (string, error) {
 		if rec.DBPath != "" {
 			return rec.DBPath, nil
@@ -144,7 +146,7 @@ func ReadJSONL(name string, r io.Reader, dbPath func(dbID string) (string, error
 // the records' dialect; a database whose file is missing (a
 // *badFileError of resolve) is kept, and its error returned in bad. A
 // PostgreSQL database is its db_id, the schema it lives in.
-func readJSONL(name string, r io.Reader, dialect *Dialect, resolve resolver) (tasks []Task, dbs map[string]string, bad []error, err error) {
+func readJSONL(name string, r io.Reader, dialect *env.Dialect, resolve resolver) (tasks []env.Task, dbs map[string]string, bad []error, err error) {
 	br := bufio.NewReader(r)
 	dbs = map[string]string{}
 	resolved := map[string]string{} // db_id + NUL + db_path -> database
@@ -164,7 +166,7 @@ func readJSONL(name string, r io.Reader, dialect *Dialect, resolve resolver) (ta
 			}
 			switch {
 			case err != nil:
-			case *dialect == Postgres:
+			case *dialect == env.Postgres:
 				dbs[t.rec.DBID] = t.rec.DBID
 			default:
 				err = resolveDB(t, resolve, resolved, dbs)
@@ -190,7 +192,7 @@ func readJSONL(name string, r io.Reader, dialect *Dialect, resolve resolver) (ta
 
 // sameDialect checks that a record's dialect is the first record's, and
 // records the first's in *dialect.
-func sameDialect(p *parsedLine, dialect *Dialect, first bool) error {
+func sameDialect(p *parsedLine, dialect *env.Dialect, first bool) error {
 	d, err := jsonlDialect(&p.rec)
 	switch {
 	case err != nil:
@@ -206,7 +208,7 @@ func sameDialect(p *parsedLine, dialect *Dialect, first bool) error {
 // parsedLine is a decoded record and the task made from it.
 type parsedLine struct {
 	rec  jsonlRecord
-	task Task
+	task env.Task
 }
 
 // jsonlLine decodes and checks one non-blank line.
@@ -282,43 +284,43 @@ func lineJSONError(line []byte, err error) error {
 }
 
 // jsonlTask checks a record's fields and makes its task.
-func jsonlTask(name string, r *jsonlRecord) (Task, error) {
+func jsonlTask(name string, r *jsonlRecord) (env.Task, error) {
 	key, err := jsonlKey(r.TaskID)
 	if err != nil {
-		return Task{}, err
+		return env.Task{}, err
 	}
 	if err := checkDBID(r.DBID); err != nil {
-		return Task{}, err
+		return env.Task{}, err
 	}
 	if strings.TrimSpace(r.Question) == "" {
-		return Task{}, errors.New("missing question")
+		return env.Task{}, errors.New("missing question")
 	}
-	t := Task{
+	t := env.Task{
 		ID: name + "/" + key, Dataset: name, DBID: r.DBID, Question: r.Question,
 		Evidence: r.Evidence, Difficulty: r.Difficulty,
 	}
 	hasSQL := r.GoldSQL != nil && strings.TrimSpace(*r.GoldSQL) != ""
 	hasRows := len(r.GoldAnswer) > 0 && string(r.GoldAnswer) != "null"
 	if !hasSQL && !hasRows {
-		return Task{}, errors.New("missing gold: want gold_sql, gold_answer or both")
+		return env.Task{}, errors.New("missing gold: want gold_sql, gold_answer or both")
 	}
 	if hasSQL {
 		t.GoldSQL = *r.GoldSQL
 	}
 	if hasRows {
 		if t.GoldRows, err = parseGoldAnswer(r.GoldAnswer); err != nil {
-			return Task{}, fmt.Errorf("gold_answer: %w", err)
+			return env.Task{}, fmt.Errorf("gold_answer: %w", err)
 		}
 	}
 	return t, nil
 }
 
 // jsonlDialect reads a record's dialect: "" means sqlite.
-func jsonlDialect(r *jsonlRecord) (Dialect, error) {
-	switch d := Dialect(strings.ToLower(strings.TrimSpace(r.Dialect))); d {
-	case "", SQLite:
-		return SQLite, nil
-	case Postgres:
+func jsonlDialect(r *jsonlRecord) (env.Dialect, error) {
+	switch d := env.Dialect(strings.ToLower(strings.TrimSpace(r.Dialect))); d {
+	case "", env.SQLite:
+		return env.SQLite, nil
+	case env.Postgres:
 		if r.DBPath != "" {
 			return "", errors.New("db_path given with dialect postgres: a PostgreSQL database is the schema named after db_id")
 		}

@@ -1,4 +1,4 @@
-package env
+package datasets
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+
+	"github.com/sqlgym/sqlgym/env"
 )
 
 // birdRecord is one entry of BIRD's dev.json or mini_dev_sqlite.json.
@@ -28,13 +30,13 @@ type birdRecord struct {
 // serving binds it to a server), and no file is looked for. Task ids are
 // "<name>/<question_id>", or "<name>/<index>" for records without one.
 // A failed load names every database file that is missing.
-func LoadBird(name, path string) (*Dataset, error) {
+func LoadBird(name, path string) (*env.Dataset, error) {
 	return strict(loadBird(name, path))
 }
 
 // loadBird is LoadBird, returning the databases whose file is missing
 // apart.
-func loadBird(name, path string) (*Dataset, []error, error) {
+func loadBird(name, path string) (*env.Dataset, []error, error) {
 	file, err := findFile(path, "dev.json", "mini_dev_sqlite.json", birdPostgresFile)
 	if err != nil {
 		return nil, nil, fmt.Errorf("bird %s: %w", path, err)
@@ -46,7 +48,7 @@ func loadBird(name, path string) (*Dataset, []error, error) {
 	return ds, prefixed("bird "+file, bad), nil
 }
 
-func loadBirdFile(name, file string) (*Dataset, []error, error) {
+func loadBirdFile(name, file string) (*env.Dataset, []error, error) {
 	recs, err := readRecords(file)
 	if err != nil {
 		return nil, nil, err
@@ -54,7 +56,7 @@ func loadBirdFile(name, file string) (*Dataset, []error, error) {
 	dir := filepath.Dir(file)
 	dbs := newDBFiles()
 	seen := map[string]int{}
-	tasks := make([]Task, 0, len(recs))
+	tasks := make([]env.Task, 0, len(recs))
 	for i, raw := range recs {
 		t, err := birdTask(name, i, raw)
 		if err != nil {
@@ -76,7 +78,7 @@ func loadBirdFile(name, file string) (*Dataset, []error, error) {
 		for id := range dbs.paths {
 			schemas[id] = id
 		}
-		ds, err := newDataset(name, Postgres, tasks, schemas)
+		ds, err := newDataset(name, env.Postgres, tasks, schemas)
 		if ds != nil {
 			ds.Notes = notes
 		}
@@ -91,8 +93,8 @@ func loadBirdFile(name, file string) (*Dataset, []error, error) {
 
 // birdDatasetNotes reads the database_description folder of each
 // database, at dev_databases/<db>/database_description beside the tasks.
-func birdDatasetNotes(dir string, dbs map[string]string) (map[string]*DBNotes, error) {
-	out := map[string]*DBNotes{}
+func birdDatasetNotes(dir string, dbs map[string]string) (map[string]*env.DBNotes, error) {
+	out := map[string]*env.DBNotes{}
 	for id := range dbs {
 		n, err := birdNotes(filepath.Join(dir, "dev_databases", id))
 		if err != nil {
@@ -108,25 +110,25 @@ func birdDatasetNotes(dir string, dbs map[string]string) (map[string]*DBNotes, e
 // birdPostgresFile is BIRD Mini-Dev's task file with PostgreSQL golds.
 const birdPostgresFile = "mini_dev_postgresql.json"
 
-func birdTask(name string, i int, raw json.RawMessage) (Task, error) {
+func birdTask(name string, i int, raw json.RawMessage) (env.Task, error) {
 	var r birdRecord
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return Task{}, fmt.Errorf("malformed record: %w", err)
+		return env.Task{}, fmt.Errorf("malformed record: %w", err)
 	}
 	key, err := recordKey(r.QuestionID, i)
 	if err != nil {
-		return Task{}, fmt.Errorf("question_id: %w", err)
+		return env.Task{}, fmt.Errorf("question_id: %w", err)
 	}
 	if err := checkDBID(r.DBID); err != nil {
-		return Task{}, err
+		return env.Task{}, err
 	}
 	switch {
 	case r.Question == "":
-		return Task{}, errors.New("missing question")
+		return env.Task{}, errors.New("missing question")
 	case r.SQL == "":
-		return Task{}, errors.New("missing SQL")
+		return env.Task{}, errors.New("missing SQL")
 	}
-	return Task{
+	return env.Task{
 		ID: name + "/" + key, Dataset: name, DBID: r.DBID, Question: r.Question,
 		Evidence: r.Evidence, Difficulty: r.Difficulty, GoldSQL: r.SQL,
 	}, nil
