@@ -1,4 +1,4 @@
-package pgimport
+package dbimport
 
 // DBCopy is what copying one database did.
 type DBCopy struct {

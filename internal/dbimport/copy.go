@@ -1,4 +1,4 @@
-package pgimport
+package dbimport
 
 import (
 	"context"
