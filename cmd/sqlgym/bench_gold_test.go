@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/internal/bench"
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
+	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/sqlgym/sqlgym/internal/binserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 )
 
 // dbCountSizes are the database counts the growth benchmarks run at;

@@ -12,7 +12,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env/postgres"
 	"github.com/sqlgym/sqlgym/episodes/client"
-	"github.com/sqlgym/sqlgym/internal/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

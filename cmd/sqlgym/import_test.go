@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sqlgym/sqlgym/env/datasets"
-	"github.com/sqlgym/sqlgym/internal/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
 )
 
 // The import of a small Spider-layout dataset: a gold in SQLite's dialect

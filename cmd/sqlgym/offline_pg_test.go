@@ -8,7 +8,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/episodes/client"
-	"github.com/sqlgym/sqlgym/internal/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

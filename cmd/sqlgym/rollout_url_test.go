@@ -17,8 +17,8 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/examples/demo"
-	"github.com/sqlgym/sqlgym/internal/binserver"
 	"github.com/sqlgym/sqlgym/internal/rollout"
+	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 )
 
 // TestRolloutOnAServer runs sqlgym rollout with --url on a running

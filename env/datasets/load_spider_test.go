@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env/hardness"
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
+	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 )
 
 func TestLoadSpiderDev(t *testing.T) {

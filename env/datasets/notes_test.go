@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
+	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 )
 
 // latin1 is s (code points below 256) written one byte per character.

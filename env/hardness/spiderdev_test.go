@@ -5,7 +5,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/hardness"
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
+	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 )
 
 // TestSpiderDevMatchesOfficialEvaluator computes the level of every

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/env/datasets"
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
+	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

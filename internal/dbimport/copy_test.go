@@ -12,7 +12,7 @@ import (
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/postgres"
 	"github.com/sqlgym/sqlgym/env/sqlite"
-	"github.com/sqlgym/sqlgym/internal/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
 )
 
 // looseDB holds what SQLite's loose typing allows: text in an integer

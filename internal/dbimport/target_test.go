@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sqlgym/sqlgym/internal/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
 )
 
 // TestCopyDBLeavesForeignSchemas: a db_id naming one of PostgreSQL's own

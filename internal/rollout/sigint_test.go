@@ -12,10 +12,10 @@ import (
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
-	"github.com/sqlgym/sqlgym/internal/binserver"
 	"github.com/sqlgym/sqlgym/internal/rollout"
 	"github.com/sqlgym/sqlgym/internal/rollout/report"
-	"github.com/sqlgym/sqlgym/internal/waitfor"
+	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 // TestSIGINTLosesNothingAcknowledged runs the sqlgym binary on the demo

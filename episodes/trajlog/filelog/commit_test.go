@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/waitfor"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 // writeConcurrently plays writers*per episodes of steps steps each, every

@@ -7,7 +7,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/waitfor"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 func TestOpenRefusesAnUnknownDurability(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/waitfor"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 // TestLinesQueuedDuringAWriteGoOutTogether: while one line's write is in

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/testserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"

@@ -3,7 +3,7 @@ package crashtest
 import (
 	"testing"
 
-	"github.com/sqlgym/sqlgym/internal/binserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 )
 
 // Under --durability interval and none the server replies to an

@@ -69,12 +69,12 @@ for name in sys.argv[1:]:
 
 func TestPythonBlocksCompile(t *testing.T) {
 	py := python3(t)
-	docs, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	docs, err := filepath.Glob(filepath.Join("..", "..", "..", "docs", "*.md"))
 	if err != nil || len(docs) == 0 {
 		t.Fatalf("no docs found: %v", err)
 	}
 	var blocks []block
-	for _, path := range append(docs, filepath.Join("..", "..", "README.md")) {
+	for _, path := range append(docs, filepath.Join("..", "..", "..", "README.md")) {
 		blocks = append(blocks, pythonBlocks(t, path)...)
 	}
 	if len(blocks) < 8 {
@@ -103,7 +103,7 @@ func TestPythonBlocksCompile(t *testing.T) {
 		lineno, msg, _ := strings.Cut(rest, "\t")
 		n, _ := strconv.Atoi(lineno)
 		b := byName[name]
-		file, _ := filepath.Rel(filepath.Join("..", ".."), b.file)
+		file, _ := filepath.Rel(filepath.Join("..", "..", ".."), b.file)
 		t.Errorf("%s:%d: %s", file, b.line+n-1, msg)
 	}
 }

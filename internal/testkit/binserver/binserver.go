@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/waitfor"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 // Build builds cmd/sqlgym into a temporary directory and returns its path.

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sqlgym/sqlgym/internal/binserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 )
 
 // startServer runs sqlgym serve on a free port over dataDir, with args

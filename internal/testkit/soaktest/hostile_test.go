@@ -15,7 +15,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/sqlgym/sqlgym/episodes/client"
-	"github.com/sqlgym/sqlgym/internal/binserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
-	"github.com/sqlgym/sqlgym/internal/binserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

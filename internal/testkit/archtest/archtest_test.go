@@ -59,8 +59,9 @@ func TestImportRules(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)
 		pkg := strings.TrimPrefix(fields[0], mod)
+		checkNoTestkit(t, pkg, fields[1:])
 		if strings.HasPrefix(pkg, "cmd/") || strings.HasPrefix(pkg, "internal/") && allowed[pkg] == nil {
-			continue // cmd wires everything; internal holds test helpers, unless it has a rule
+			continue // cmd wires everything; internal holds test kits and applications, unless it has a rule
 		}
 		rules, ok := allowed[pkg]
 		if !ok {
@@ -95,4 +96,22 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 		}
 	}
 	return false
+}
+
+// testkit is the folder of the test kits: packages that only tests import.
+const testkit = mod + "internal/testkit/"
+
+// checkNoTestkit fails when the non-test code of a package outside the
+// test kits imports one of them: a kit may import another kit, and any
+// package's tests may import them, but the product never does.
+func checkNoTestkit(t *testing.T, pkg string, imports []string) {
+	t.Helper()
+	if strings.HasPrefix(mod+pkg, testkit) {
+		return
+	}
+	for _, imp := range imports {
+		if strings.HasPrefix(imp, testkit) {
+			t.Errorf("%s imports the test kit %s outside its tests", pkg, imp)
+		}
+	}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // root is the module root, two folders up from this package.
-const root = "../.."
+const root = "../../.."
 
 // documents are the Markdown files the checks read.
 func documents(t *testing.T) []string {
