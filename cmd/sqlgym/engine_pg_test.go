@@ -121,7 +121,7 @@ func verifyPostgresUnchanged(t *testing.T, dsn string) {
 
 func TestEngineFlagUsage(t *testing.T) {
 	dir := t.TempDir()
-	bird := filepath.Join("..", "..", "env", "testdata", "bird_postgres")
+	bird := filepath.Join("..", "..", "env", "datasets", "testdata", "bird_postgres")
 	tests := []struct {
 		args []string
 		want string

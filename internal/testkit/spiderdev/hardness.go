@@ -20,7 +20,7 @@ func OfficialHardness(tb testing.TB) map[string]string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(root, "internal", "spiderdev", "testdata", "hardness.tsv"))
+	f, err := os.Open(filepath.Join(root, "internal", "testkit", "spiderdev", "testdata", "hardness.tsv"))
 	if err != nil {
 		tb.Fatal(err)
 	}
