@@ -17,6 +17,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
+	"github.com/sqlgym/sqlgym/internal/stack"
 	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -87,14 +88,11 @@ func startHarness(t testing.TB, o options, dir string, dss ...*env.Dataset) *har
 	if err != nil {
 		t.Fatal(err)
 	}
-	catalog := env.NewCatalog(sqlite.New(sqlite.Config{}))
-	t.Cleanup(func() { rec.Close(); catalog.Close() }) // after the server has stopped
-	cfg := episodes.Config{
-		Datasets: dss, Catalog: catalog, Recorder: rec, Version: "test",
-		Runner: tools.NewRunner(tools.Config{QueryTimeout: time.Second}),
-		Judge:  judge.New(judge.Config{PredTimeout: 2 * time.Second, GoldTimeout: 2 * time.Second}),
-		Reward: schemas.DefaultRewardSpec(),
-	}
+	st := stack.New(stack.EngineConfig{Runner: tools.Config{QueryTimeout: time.Second},
+		Judge: judge.Config{PredTimeout: 2 * time.Second, GoldTimeout: 2 * time.Second}}, rec, dss...)
+	t.Cleanup(func() { st.Close() }) // after the server has stopped
+	cfg := st.Config()
+	cfg.Version = "test"
 	if o.cfg != nil {
 		o.cfg(&cfg)
 	}

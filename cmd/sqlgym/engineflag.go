@@ -122,9 +122,15 @@ func (e *engineFlags) checkUsed(dss []*env.Dataset) error {
 // postgres is the PostgreSQL engine within the flags' bounds, with
 // timeout for a call that names none.
 func (e *engineFlags) postgres(timeout time.Duration) *postgres.Engine {
-	e.built = postgres.New(postgres.Config{MaxConns: e.pgConns, MaxSchemaConns: e.pgSchemaConns, DefaultTimeout: timeout,
-		MaxStatementMemory: cmp.Or(e.pgStatementMemory, -1)})
+	e.built = postgres.New(e.postgresConfig(timeout))
 	return e.built
+}
+
+// postgresConfig is the PostgreSQL engine's config from the flags, its
+// statements' timeout when none is given.
+func (e *engineFlags) postgresConfig(timeout time.Duration) postgres.Config {
+	return postgres.Config{MaxConns: e.pgConns, MaxSchemaConns: e.pgSchemaConns, DefaultTimeout: timeout,
+		MaxStatementMemory: cmp.Or(e.pgStatementMemory, -1)}
 }
 
 // warnCapacity logs a warning for each PostgreSQL server whose

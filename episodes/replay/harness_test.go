@@ -16,6 +16,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/replay"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/examples/demo"
+	gymstack "github.com/sqlgym/sqlgym/internal/stack"
 	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 	"github.com/sqlgym/sqlgym/reward/judge"
@@ -103,11 +104,10 @@ type stack struct {
 
 func newStack(t *testing.T, dss ...*env.Dataset) *stack {
 	t.Helper()
-	s := &stack{datasets: dss, catalog: env.NewCatalog(sqlite.New(sqlite.Config{})),
-		runner: tools.NewRunner(tools.Config{QueryTimeout: 10 * time.Second}),
-		judge:  judge.New(judge.Config{PredTimeout: 30 * time.Second, GoldTimeout: 30 * time.Second})}
-	t.Cleanup(func() { s.catalog.Close() })
-	return s
+	e := gymstack.NewEngines(gymstack.EngineConfig{Runner: tools.Config{QueryTimeout: 10 * time.Second},
+		Judge: judge.Config{PredTimeout: 30 * time.Second, GoldTimeout: 30 * time.Second}})
+	t.Cleanup(func() { e.Catalog.Close() })
+	return &stack{datasets: dss, catalog: e.Catalog, runner: e.Runner, judge: e.Judge}
 }
 
 // replayer builds a Replayer on its own catalog and judge (a fresh gold

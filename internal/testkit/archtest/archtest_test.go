@@ -47,6 +47,8 @@ var allowed = map[string][]string{
 	"internal/baseline":   {mod + "env"},
 	"internal/rollout": {mod + "env", mod + "episodes", mod + "episodes/client", mod + "episodes/trajlog",
 		mod + "internal/rollout/report", mod + "schemas", mod + "tools", "github.com/cenkalti/backoff/v5"},
+	"internal/stack": {mod + "env", mod + "env/postgres", mod + "env/sqlite", mod + "episodes", mod + "episodes/trajlog",
+		mod + "examples/demo", mod + "reward/judge", mod + "schemas", mod + "tools"},
 	"internal/rollout/report": {mod + "env/sqltext", mod + "episodes/trajlog", mod + "schemas"},
 }
 

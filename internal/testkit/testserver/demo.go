@@ -7,10 +7,9 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
-	"github.com/sqlgym/sqlgym/examples/demo"
+	"github.com/sqlgym/sqlgym/internal/stack"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
@@ -51,7 +50,7 @@ func StartDemo(tb testing.TB, o DemoOptions) *Demo {
 	ds := o.Dataset
 	if ds == nil {
 		var err error
-		if ds, err = demo.Load(context.Background(), filepath.Join(dir, "demo"), sqlite.Build); err != nil {
+		if ds, err = stack.Demo(context.Background(), filepath.Join(dir, "demo")); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -63,14 +62,13 @@ func StartDemo(tb testing.TB, o DemoOptions) *Demo {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	catalog := env.NewCatalog(sqlite.New(sqlite.Config{}))
-	tb.Cleanup(func() { rec.Close(); catalog.Close() }) // after the server has stopped
-	cfg := episodes.Config{
-		Datasets: []*env.Dataset{ds}, Catalog: catalog, Recorder: rec, Version: "test",
-		Runner: tools.NewRunner(tools.Config{RowLimit: o.RowLimit, ObservationBytes: obsBytes, QueryTimeout: queryTimeout}),
-		Judge:  judge.New(judge.Config{PredTimeout: goldTimeout, GoldTimeout: goldTimeout}),
-		Reward: schemas.DefaultRewardSpec(),
-	}
+	st := stack.New(stack.EngineConfig{
+		Runner: tools.Config{RowLimit: o.RowLimit, ObservationBytes: obsBytes, QueryTimeout: queryTimeout},
+		Judge:  judge.Config{PredTimeout: goldTimeout, GoldTimeout: goldTimeout},
+	}, rec, ds)
+	tb.Cleanup(func() { st.Close() }) // after the server has stopped
+	cfg := st.Config()
+	cfg.Version = "test"
 	if o.Config != nil {
 		o.Config(&cfg, dir)
 	}
