@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"go.uber.org/zap"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/datasets"
@@ -59,22 +59,12 @@ func (d *dbCheckFlags) verify(ctx context.Context, catalog *env.Catalog, dss []*
 	refs := databases(dss)
 	start := time.Now()
 	errs := make([]error, len(refs))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(dbCheckWorkers, len(refs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				errs[i] = openAndDescribe(ctx, catalog, refs[i])
-			}
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(dbCheckWorkers)
 	for i := range refs {
-		jobs <- i
+		g.Go(func() error { errs[i] = openAndDescribe(ctx, catalog, refs[i]); return nil })
 	}
-	close(jobs)
-	wg.Wait()
+	g.Wait()
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("database check: %w", err)
 	}
