@@ -3,6 +3,7 @@ package archtest
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -115,6 +116,25 @@ func checkNoTestkit(t *testing.T, pkg string, imports []string) {
 	for _, imp := range imports {
 		if strings.HasPrefix(imp, testkit) {
 			t.Errorf("%s imports the test kit %s outside its tests", pkg, imp)
+		}
+	}
+}
+
+// TestReadersCompileNoStore checks that the packages that only read
+// trajectories depend, even through others, on the trajectory vocabulary
+// and on no store: a store is opened by cmd, which passes it in.
+func TestReadersCompileNoStore(t *testing.T) {
+	readers := []string{"episodes", "episodes/export", "episodes/replay", "internal/rollout", "internal/rollout/report"}
+	stores := []string{mod + "episodes/trajlog/filelog", mod + "episodes/trajlog/pgstore"}
+	for _, pkg := range readers {
+		out, err := exec.Command("go", "list", "-deps", mod+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if slices.Contains(stores, dep) {
+				t.Errorf("%s compiles the store %s; it should read through episodes/trajlog", pkg, dep)
+			}
 		}
 	}
 }
