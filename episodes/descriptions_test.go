@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -20,7 +21,7 @@ func describedShop(t *testing.T) (string, *env.Dataset) {
 	if err := sqlite.Build(context.Background(), path, shopSQL); err != nil {
 		t.Fatal(err)
 	}
-	notes, err := env.ParseNotes([]byte(`{"tables": {"items": {"columns": {"price": {"description": "Price in euros", "values": "NULL when not for sale"}}}}}`))
+	notes, err := datasets.ParseNotes([]byte(`{"tables": {"items": {"columns": {"price": {"description": "Price in euros", "values": "NULL when not for sale"}}}}}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/sqlgym/sqlgym/episodes"
-	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -150,10 +150,10 @@ func TestBusyError(t *testing.T) {
 }
 
 func TestInternalErrorWhenRecordFails(t *testing.T) {
-	var rec *trajlog.Log
+	var rec *filelog.Log
 	h := newHarness(t, options{cfg: func(c *episodes.Config) {
 		var err error
-		if rec, err = trajlog.Open(t.TempDir(), trajlog.Options{}); err != nil {
+		if rec, err = filelog.Open(t.TempDir(), filelog.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		c.Recorder = rec

@@ -16,7 +16,9 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/testserver"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
+	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
@@ -51,7 +53,7 @@ type harness struct {
 	hs  *httptest.Server
 	url string
 	dir string
-	log *trajlog.Log // the trajectory log the server records to
+	log *filelog.Log // the trajectory log the server records to
 }
 
 type options struct {
@@ -82,18 +84,15 @@ func newHarness(t testing.TB, o options) *harness {
 
 func startHarness(t testing.TB, o options, dir string, dss ...*env.Dataset) *harness {
 	t.Helper()
-	rec, err := trajlog.Open(filepath.Join(dir, "data"), trajlog.Options{})
+	rec, err := filelog.Open(filepath.Join(dir, "data"), filelog.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	catalog := env.NewCatalog(sqlite.New(sqlite.Config{}))
-	t.Cleanup(func() { rec.Close(); catalog.Close() }) // after the server has stopped
-	cfg := episodes.Config{
-		Datasets: dss, Catalog: catalog, Recorder: rec, Version: "test",
-		Runner: tools.NewRunner(tools.Config{QueryTimeout: time.Second}),
-		Judge:  judge.New(judge.Config{PredTimeout: 2 * time.Second, GoldTimeout: 2 * time.Second}),
-		Reward: schemas.DefaultRewardSpec(),
-	}
+	st := stack.New(stack.EngineConfig{Runner: tools.Config{QueryTimeout: time.Second},
+		Judge: judge.Config{PredTimeout: 2 * time.Second, GoldTimeout: 2 * time.Second}}, rec, dss...)
+	t.Cleanup(func() { st.Close() }) // after the server has stopped
+	cfg := st.Config()
+	cfg.Version = "test"
 	if o.cfg != nil {
 		o.cfg(&cfg)
 	}

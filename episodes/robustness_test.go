@@ -13,7 +13,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/rpc"
-	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -326,10 +326,10 @@ func TestServerCloseIsBoundedWithAChattyPeer(t *testing.T) {
 // TestFailedBeginCountsNothing: a reset whose begin cannot be written
 // starts no episode, in the stats too.
 func TestFailedBeginCountsNothing(t *testing.T) {
-	var rec *trajlog.Log
+	var rec *filelog.Log
 	h := newHarness(t, options{cfg: func(c *episodes.Config) {
 		var err error
-		if rec, err = trajlog.Open(t.TempDir(), trajlog.Options{}); err != nil {
+		if rec, err = filelog.Open(t.TempDir(), filelog.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		c.Recorder = rec

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
-
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -19,7 +19,7 @@ import (
 // rows really are all 1).
 func TestSpiderDevGoldsAndSelectOne(t *testing.T) {
 	dir := spiderdev.Dir(t)
-	ds, err := env.LoadSpider("spider-dev", dir)
+	ds, err := datasets.LoadSpider("spider-dev", dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"
-	"github.com/sqlgym/sqlgym/internal/bigdb"
-	"github.com/sqlgym/sqlgym/internal/cputime"
+	"github.com/sqlgym/sqlgym/internal/testkit/bigdb"
+	"github.com/sqlgym/sqlgym/internal/testkit/cputime"
 )
 
 // describeKinds are the columns BenchmarkDescribeColumn profiles, one of
@@ -26,7 +26,7 @@ var describeKinds = []struct{ name, table, column string }{
 }
 
 // BenchmarkDescribeColumn times describe_column on each kind of column
-// of a generated database (internal/bigdb) of 100,000, 1,000,000 and
+// of a generated database (internal/testkit/bigdb) of 100,000, 1,000,000 and
 // 10,000,000 orders (docs/benchmarks.md, "Growth: table size"). The
 // database is built before the timer starts, once per size; select one
 // size with -bench 'DescribeColumn/orders=1000000'. The query timeout is

@@ -10,8 +10,8 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/postgres"
-	"github.com/sqlgym/sqlgym/internal/bigdb"
-	"github.com/sqlgym/sqlgym/internal/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/bigdb"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
 )
 
 // sampleLine is the line of a sampled profile that says how many rows

@@ -9,9 +9,10 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/examples/demo"
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
+	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 )
 
 // inspectNoted runs inspect_schema for table with the dataset's notes of
@@ -41,7 +42,7 @@ func TestInspectNotesDemo(t *testing.T) {
 }
 
 func TestInspectNotesSpider(t *testing.T) {
-	ds, err := env.LoadSpider("spider-dev", spiderdev.Dir(t))
+	ds, err := datasets.LoadSpider("spider-dev", spiderdev.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestInspectNotesBird(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ds, err := env.LoadBird("bird", dir)
+	ds, err := datasets.LoadBird("bird", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestWithNotesKeepsEvidence(t *testing.T) {
 	if same := WithNotes(plain, nil); same[len(same)-1].Content != before {
 		t.Error("nil notes changed the prompt")
 	}
-	many, err := env.ParseNotes([]byte(`{"tables": {"t": {"columns": {` + manyColumns(2000) + `}}}}`))
+	many, err := datasets.ParseNotes([]byte(`{"tables": {"t": {"columns": {` + manyColumns(2000) + `}}}}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env/valueindex"
-	"github.com/sqlgym/sqlgym/internal/waitfor"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 // hostileQuery is 125 made-up words, none of them stored: each goes

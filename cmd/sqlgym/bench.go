@@ -15,7 +15,7 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/term"
 
-	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/internal/bench"
@@ -128,7 +128,7 @@ func (f *benchFlags) checkRemoteDataset() error {
 	case len(vals) == 0:
 		return nil
 	}
-	src, err := env.ParseSource(vals[0])
+	src, err := datasets.ParseSource(vals[0])
 	switch {
 	case err == nil:
 		f.cfg.Dataset = src.Name
@@ -171,11 +171,11 @@ func benchInProcess(ctx context.Context, f *benchFlags, stderr io.Writer) (*benc
 		opts.token = randomToken()
 	}
 	var rep *bench.Report
-	err = serveLoopback(ctx, &f.stack, opts, log, func(url string, st *stack) error {
+	err = serveLoopback(ctx, &f.stack, opts, log, func(url string, st *serveStack) error {
 		cfg := f.cfg
-		cfg.URL, cfg.Token, cfg.InProcess, cfg.Dataset = url, opts.token, true, st.datasets[0].Name
+		cfg.URL, cfg.Token, cfg.InProcess, cfg.Dataset = url, opts.token, true, st.Datasets[0].Name
 		if f.needsTasks() {
-			f.wireTasks(&cfg, st.datasets[0], st.catalog, st.runner)
+			f.wireTasks(&cfg, st.Datasets[0], st.Catalog, st.Runner)
 		}
 		var err error
 		rep, err = bench.Run(ctx, cfg)
@@ -208,10 +208,10 @@ func benchRemote(ctx context.Context, f *benchFlags) (*bench.Report, error) {
 
 // serveLoopback serves the stack on a loopback port, with opts, for as
 // long as use runs, then shuts the server down.
-func serveLoopback(ctx context.Context, s *stackFlags, opts serverOpts, log *zap.Logger, use func(url string, st *stack) error) error {
+func serveLoopback(ctx context.Context, s *stackFlags, opts serverOpts, log *zap.Logger, use func(url string, st *serveStack) error) error {
 	type ready struct {
 		url string
-		st  *stack
+		st  *serveStack
 	}
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -219,7 +219,7 @@ func serveLoopback(ctx context.Context, s *stackFlags, opts serverOpts, log *zap
 	done := make(chan error, 1)
 	listen := func() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
 	go serverLabels(sctx, func(sctx context.Context) {
-		done <- runServer(sctx, s, opts, log, listen, func(st *stack, ln net.Listener) {
+		done <- runServer(sctx, s, opts, log, listen, func(st *serveStack, ln net.Listener) {
 			up <- ready{"ws://" + ln.Addr().String() + "/v1/ws", st}
 		})
 	})

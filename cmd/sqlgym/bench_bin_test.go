@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/sqlgym/sqlgym/internal/binserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 )
 
 // benchBinary is the sqlgym binary a process benchmark runs: the build

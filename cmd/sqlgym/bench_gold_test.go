@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/internal/bench"
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
+	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -111,7 +111,7 @@ func withServer(t *testing.T, args []string, use func(url string)) {
 		t.Fatal(err)
 	}
 	opts := serverOpts{maxEpisodes: 256, idleTimeout: time.Minute, frameBytes: 1 << 20, grace: time.Second}
-	err = serveLoopback(context.Background(), s, opts, log, func(url string, _ *stack) error {
+	err = serveLoopback(context.Background(), s, opts, log, func(url string, _ *serveStack) error {
 		use(url)
 		return nil
 	})

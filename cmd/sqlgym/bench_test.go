@@ -58,7 +58,7 @@ func TestBenchURL(t *testing.T) {
 	}
 	opts := serverOpts{token: "t0k", maxEpisodes: 64, idleTimeout: time.Minute, frameBytes: 1 << 20, grace: time.Second}
 	ctx := context.Background()
-	err = serveLoopback(ctx, &s, opts, log, func(url string, _ *stack) error {
+	err = serveLoopback(ctx, &s, opts, log, func(url string, _ *serveStack) error {
 		var stdout strings.Builder
 		args := []string{"bench", "--url", url, "--token", "t0k", "--dataset", "demo", "--script", "submit",
 			"--episodes", "50", "--sockets", "1", "--episodes-per-socket", "4"}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/reward/evaluate"
 	"github.com/sqlgym/sqlgym/reward/judge"
@@ -46,7 +47,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case f.workers < 1:
 		return usageError{"check: --workers must be at least 1"}
 	}
-	ds, err := loadDataset(f.dataset, &f.engine, env.LoadKeepingMissing)
+	ds, err := loadDataset(f.dataset, &f.engine, datasets.LoadKeepingMissing)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env/sqlite"
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
+	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 )
 
 // checkSpiderDir builds a Spider-layout dataset over one database "shop"

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 )
 
 // damageError says the trajectory log is damaged; the command exits with
@@ -23,9 +24,9 @@ const reportIDs = 20
 // scannedLog is the file log as a trajlog.Reader that keeps the damage
 // its last read found, for the command to report.
 type scannedLog struct {
-	*trajlog.Log
+	*filelog.Log
 	mu     sync.Mutex              // guards damage
-	damage []trajlog.SegmentDamage // found by the last read
+	damage []filelog.SegmentDamage // found by the last read
 }
 
 // Episodes reads the log, keeping the damage found.
@@ -39,10 +40,10 @@ func (s *scannedLog) Episodes(ctx context.Context, f trajlog.Filter, fn func(*tr
 
 // damageFinder is a reader that keeps the damage its last read found.
 type damageFinder interface {
-	found() []trajlog.SegmentDamage
+	found() []filelog.SegmentDamage
 }
 
-func (s *scannedLog) found() []trajlog.SegmentDamage {
+func (s *scannedLog) found() []filelog.SegmentDamage {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.damage
@@ -69,12 +70,12 @@ func (d *damageFlags) report(w io.Writer, cmd string, rd trajlog.Reader) error {
 	if len(ds) == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "%s: %s", cmd, trajlog.DamageReport(ds, reportIDs))
+	fmt.Fprintf(w, "%s: %s", cmd, filelog.DamageReport(ds, reportIDs))
 	fmt.Fprintf(w, "%s: the damaged lines were skipped and every episode on undamaged lines read; "+
 		"`sqlgym log verify` lists the whole log's damage\n", cmd)
 	if d.allow {
 		return nil
 	}
 	return damageError{fmt.Sprintf("%s: the trajectory log is damaged: %s (reported above; --allow-damage exits 0)",
-		cmd, trajlog.SummarizeDamage(ds))}
+		cmd, filelog.SummarizeDamage(ds))}
 }

@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"go.uber.org/zap"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/postgres"
 )
 
@@ -34,12 +35,12 @@ func (d *dbCheckFlags) register(fs *flag.FlagSet) {
 }
 
 // load reads one dataset: keeping missing database files when the check
-// will name them, else refusing them as env.Load does.
-func (d *dbCheckFlags) load(src env.Source) (*env.Dataset, error) {
+// will name them, else refusing them as datasets.Load does.
+func (d *dbCheckFlags) load(src datasets.Source) (*env.Dataset, error) {
 	if d.run {
-		return env.LoadKeepingMissing(src)
+		return datasets.LoadKeepingMissing(src)
 	}
-	return env.Load(src)
+	return datasets.Load(src)
 }
 
 // dbRef is one database of one dataset.
@@ -58,22 +59,12 @@ func (d *dbCheckFlags) verify(ctx context.Context, catalog *env.Catalog, dss []*
 	refs := databases(dss)
 	start := time.Now()
 	errs := make([]error, len(refs))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(dbCheckWorkers, len(refs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				errs[i] = openAndDescribe(ctx, catalog, refs[i])
-			}
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(dbCheckWorkers)
 	for i := range refs {
-		jobs <- i
+		g.Go(func() error { errs[i] = openAndDescribe(ctx, catalog, refs[i]); return nil })
 	}
-	close(jobs)
-	wg.Wait()
+	g.Wait()
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("database check: %w", err)
 	}

@@ -13,7 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/sqlgym/sqlgym/internal/binserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 )
 
 // dbCountSizes are the database counts the growth benchmarks run at;
@@ -43,7 +43,7 @@ func BenchmarkDatabaseCount(b *testing.B) {
 
 // buildDBCountStack builds serve's stack on dataset, startup check
 // included.
-func buildDBCountStack(b *testing.B, dataset, dataDir string) *stack {
+func buildDBCountStack(b *testing.B, dataset, dataDir string) *serveStack {
 	var s stackFlags
 	fs := newFlagSet("serve", io.Discard)
 	s.register(fs)
@@ -66,7 +66,7 @@ func benchStartup(b *testing.B, dataset string, n int) {
 		st := buildDBCountStack(b, dataset, dataDir)
 		cpu.stop()
 		b.StopTimer()
-		open = st.catalog.PoolStats().Open
+		open = st.Catalog.PoolStats().Open
 		st.close(zap.NewNop())
 		b.StartTimer()
 	}

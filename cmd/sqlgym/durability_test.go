@@ -8,6 +8,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -51,7 +52,7 @@ func TestDurabilityReachesTheLog(t *testing.T) {
 				t.Fatalf("trajectory log open logged %v, want durability %s", open, mode)
 			}
 			id := playToEnd(t, url)
-			r, err := trajlog.Open(trajlog.LogDir(dir), trajlog.Options{ReadOnly: true})
+			r, err := filelog.Open(filelog.LogDir(dir), filelog.Options{ReadOnly: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env/postgres"
 	"github.com/sqlgym/sqlgym/episodes/client"
-	"github.com/sqlgym/sqlgym/internal/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -121,7 +121,7 @@ func verifyPostgresUnchanged(t *testing.T, dsn string) {
 
 func TestEngineFlagUsage(t *testing.T) {
 	dir := t.TempDir()
-	bird := filepath.Join("..", "..", "env", "testdata", "bird_postgres")
+	bird := filepath.Join("..", "..", "env", "datasets", "testdata", "bird_postgres")
 	tests := []struct {
 		args []string
 		want string

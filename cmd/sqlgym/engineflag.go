@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/postgres"
 )
 
@@ -79,13 +80,13 @@ func (e *engineFlags) parse() error {
 }
 
 // load loads the dataset src names with load, or, when it runs on a
-// server, with env.LoadKeepingMissing (its SQLite files are not used)
+// server, with datasets.LoadKeepingMissing (its SQLite files are not used)
 // and each db_id bound to its schema there. A dataset in PostgreSQL's
 // dialect must run on a server.
-func (e *engineFlags) load(src env.Source, load func(env.Source) (*env.Dataset, error)) (*env.Dataset, error) {
+func (e *engineFlags) load(src datasets.Source, load func(datasets.Source) (*env.Dataset, error)) (*env.Dataset, error) {
 	url, onServer := e.servers[src.Name]
 	if onServer {
-		load = env.LoadKeepingMissing
+		load = datasets.LoadKeepingMissing
 	}
 	ds, err := load(src)
 	if err != nil {
@@ -121,9 +122,15 @@ func (e *engineFlags) checkUsed(dss []*env.Dataset) error {
 // postgres is the PostgreSQL engine within the flags' bounds, with
 // timeout for a call that names none.
 func (e *engineFlags) postgres(timeout time.Duration) *postgres.Engine {
-	e.built = postgres.New(postgres.Config{MaxConns: e.pgConns, MaxSchemaConns: e.pgSchemaConns, DefaultTimeout: timeout,
-		MaxStatementMemory: cmp.Or(e.pgStatementMemory, -1)})
+	e.built = postgres.New(e.postgresConfig(timeout))
 	return e.built
+}
+
+// postgresConfig is the PostgreSQL engine's config from the flags, its
+// statements' timeout when none is given.
+func (e *engineFlags) postgresConfig(timeout time.Duration) postgres.Config {
+	return postgres.Config{MaxConns: e.pgConns, MaxSchemaConns: e.pgSchemaConns, DefaultTimeout: timeout,
+		MaxStatementMemory: cmp.Or(e.pgStatementMemory, -1)}
 }
 
 // warnCapacity logs a warning for each PostgreSQL server whose

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/examples/rewards"
 	"github.com/sqlgym/sqlgym/reward"
@@ -80,7 +81,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	ds, err := loadDataset(f.dataset, &f.engine, env.Load)
+	ds, err := loadDataset(f.dataset, &f.engine, datasets.Load)
 	if err != nil {
 		return err
 	}
@@ -134,8 +135,8 @@ func readPredictions(f *evalFlags, ds *env.Dataset) ([]evaluate.Prediction, stri
 
 // loadDataset loads the one dataset of a --dataset flag with load, or
 // on the server --engine names for it.
-func loadDataset(v string, e *engineFlags, load func(env.Source) (*env.Dataset, error)) (*env.Dataset, error) {
-	src, err := env.ParseSource(v)
+func loadDataset(v string, e *engineFlags, load func(datasets.Source) (*env.Dataset, error)) (*env.Dataset, error) {
+	src, err := datasets.ParseSource(v)
 	if err != nil {
 		return nil, usageError{fmt.Sprintf("--dataset %q: %v", v, err)}
 	}

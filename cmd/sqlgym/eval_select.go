@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/examples/rewards"
 	"github.com/sqlgym/sqlgym/reward/evaluate"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -23,7 +24,7 @@ func (f *evalFlags) matchRule(spec *schemas.RewardSpec) (string, error) {
 	if named, err := specFileNamesMatch(f.rewardFile); err != nil || named {
 		return "--reward " + f.rewardFile, err
 	}
-	src, err := env.ParseSource(f.dataset)
+	src, err := datasets.ParseSource(f.dataset)
 	if err != nil {
 		return "", usageError{fmt.Sprintf("--dataset %q: %v", f.dataset, err)}
 	}

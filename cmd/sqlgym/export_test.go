@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sqlgym/sqlgym/internal/consumers"
+	"github.com/sqlgym/sqlgym/internal/testkit/consumers"
 )
 
 // TestExport exports the recorded demo episodes in each format, with the
@@ -56,7 +56,7 @@ func TestExport(t *testing.T) {
 }
 
 // TestExportTargets writes the recorded demo episodes for each consumer
-// and loads every line the way that consumer does (internal/consumers):
+// and loads every line the way that consumer does (internal/testkit/consumers):
 // every chat ends on the assistant's last call and renders in the chat
 // templates its shape suits, the llamafactory target merges its entry
 // into an existing dataset_info.json and its file survives datasets

@@ -11,9 +11,10 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/env/pgimport"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/postgres"
 	"github.com/sqlgym/sqlgym/env/sqlite"
+	"github.com/sqlgym/sqlgym/internal/dbimport"
 )
 
 // importFlags are the flags of sqlgym import.
@@ -35,16 +36,16 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	deprecatedAlias(fs, "dsn", "engine")
 	fs.StringVar(&f.out, "out", "", "`folder` to write tasks.jsonl and the report to, created when missing (required)")
 	fs.StringVar(&f.role, "role", postgres.DefaultRole, "read-only role granted SELECT on the imported schemas (created if missing), which the golds are verified as; serve logs in as "+postgres.DefaultRole)
-	fs.DurationVar(&f.goldTimeout, "gold-timeout", pgimport.DefaultGoldTimeout, "time limit of each gold, on SQLite and on PostgreSQL")
+	fs.DurationVar(&f.goldTimeout, "gold-timeout", dbimport.DefaultGoldTimeout, "time limit of each gold, on SQLite and on PostgreSQL")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", 10*time.Second, "time limit to reach the PostgreSQL server")
-	fs.IntVar(&f.maxAnswerRows, "max-answer-rows", pgimport.DefaultMaxAnswerRows, "rows a task's gold_answer may hold; a gold returning more is left out")
+	fs.IntVar(&f.maxAnswerRows, "max-answer-rows", dbimport.DefaultMaxAnswerRows, "rows a task's gold_answer may hold; a gold returning more is left out")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := f.check(); err != nil {
 		return err
 	}
-	ds, err := loadDataset(f.dataset, &engineFlags{}, env.Load)
+	ds, err := loadDataset(f.dataset, &engineFlags{}, datasets.Load)
 	if err != nil {
 		return err
 	}
@@ -57,7 +58,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	prog := newImportProgress(stderr)
-	imp, err := pgimport.Import(ctx, pgimport.Config{
+	imp, err := dbimport.Import(ctx, dbimport.Config{
 		Dataset: ds, SQLite: sqlite.New(sqlite.Config{}), Conn: conn, URL: f.dsn, Role: f.role,
 		GoldTimeout: f.goldTimeout, MaxAnswerRows: f.maxAnswerRows, Progress: prog.update,
 	})
@@ -65,12 +66,12 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if err := pgimport.WriteDataset(f.out, ds, imp); err != nil {
+	if err := dbimport.WriteDataset(f.out, ds, imp); err != nil {
 		return err
 	}
 	imp.Report.WriteText(stdout)
 	fmt.Fprintf(stdout, "wrote %s/%s and the report (%s, %s); serve it with\n  %s\n",
-		f.out, pgimport.TasksFile, pgimport.ReportTextFile, pgimport.ReportFile, f.serveCommand())
+		f.out, dbimport.TasksFile, dbimport.ReportTextFile, dbimport.ReportFile, f.serveCommand())
 	return nil
 }
 
@@ -79,7 +80,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // password left out, as serve logs in as the read-only role).
 func (f *importFlags) serveCommand() string {
 	name := "pg"
-	if src, err := env.ParseSource("jsonl:" + f.out); err == nil {
+	if src, err := datasets.ParseSource("jsonl:" + f.out); err == nil {
 		name = src.Name
 	}
 	dsn := f.dsn

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env/sqlite"
-	"github.com/sqlgym/sqlgym/internal/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
 )
 
 // Names PostgreSQL would make one are refused before anything is

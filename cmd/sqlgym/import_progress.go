@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/sqlgym/sqlgym/env/pgimport"
+	"github.com/sqlgym/sqlgym/internal/dbimport"
 )
 
 // importProgress shows an import's progress: a bar per stage on a
@@ -21,7 +21,7 @@ func newImportProgress(stderr io.Writer) *importProgress {
 	return &importProgress{stderr: stderr}
 }
 
-func (p *importProgress) update(s pgimport.Progress) {
+func (p *importProgress) update(s dbimport.Progress) {
 	if s.Stage != p.stage {
 		p.finish()
 		p.stage, p.tenth = s.Stage, 0

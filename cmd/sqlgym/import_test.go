@@ -12,8 +12,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/internal/pgtest"
+	"github.com/sqlgym/sqlgym/env/datasets"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
 )
 
 // The import of a small Spider-layout dataset: a gold in SQLite's dialect
@@ -55,7 +55,7 @@ func TestImportCommand(t *testing.T) {
 		first["sqlite_gold_sql"] != `SELECT count(*) FROM item WHERE name = "pen"` {
 		t.Errorf("first task = %v", first)
 	}
-	if _, err := loadDataset("pg=jsonl:"+out, &engineFlags{servers: map[string]string{"pg": dsn}}, env.Load); err != nil {
+	if _, err := loadDataset("pg=jsonl:"+out, &engineFlags{servers: map[string]string{"pg": dsn}}, datasets.Load); err != nil {
 		t.Errorf("the imported dataset does not load: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 )
 
 // datasetDirs are the directories of the datasets a command serves, which
@@ -15,7 +16,7 @@ import (
 func (s *stackFlags) datasetDirs(dss []*env.Dataset) []string {
 	var dirs []string
 	for _, v := range s.datasets.values {
-		if src, err := env.ParseSource(v); err == nil {
+		if src, err := datasets.ParseSource(v); err == nil {
 			dirs = append(dirs, sourceDir(src.Path))
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 )
 
 // logVerbs are the verbs of sqlgym log.
@@ -46,11 +46,11 @@ func runLogVerify(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	dir := trajlog.LogDir(*dataDir)
+	dir := filelog.LogDir(*dataDir)
 	if _, err := os.Stat(dir); err != nil {
 		return fmt.Errorf("--data-dir: no trajectory log at %s (serve records there): %w", dir, err)
 	}
-	l, err := trajlog.Open(dir, trajlog.Options{ReadOnly: true})
+	l, err := filelog.Open(dir, filelog.Options{ReadOnly: true})
 	if err != nil {
 		return fmt.Errorf("--data-dir: %w", err)
 	}
@@ -67,7 +67,7 @@ func runLogVerify(ctx context.Context, args []string, stdout, stderr io.Writer) 
 }
 
 // verifyText renders a verification: a line per segment, then a summary.
-func verifyText(rep *trajlog.VerifyReport) string {
+func verifyText(rep *filelog.VerifyReport) string {
 	var b strings.Builder
 	for _, c := range rep.Segments {
 		switch {
@@ -86,7 +86,7 @@ func verifyText(rep *trajlog.VerifyReport) string {
 		return b.String()
 	}
 	ds := rep.Damage()
-	sum := trajlog.SummarizeDamage(ds)
+	sum := filelog.SummarizeDamage(ds)
 	fmt.Fprintf(&b, "%d damaged segments (%d lines; %d episodes touched", sum.Segments, sum.Lines, sum.Episodes)
 	if sum.Unidentified > 0 {
 		fmt.Fprintf(&b, ", and %d whose ids are unknown", sum.Unidentified)
@@ -97,7 +97,7 @@ func verifyText(rep *trajlog.VerifyReport) string {
 }
 
 // segmentNotes explains what is normal but worth saying about a segment.
-func segmentNotes(c *trajlog.SegmentCheck) string {
+func segmentNotes(c *filelog.SegmentCheck) string {
 	var notes []string
 	if c.NoIndex {
 		notes = append(notes, "no index: being written, or left by a crash; the next server start builds it")

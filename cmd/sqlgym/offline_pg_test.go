@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/episodes/client"
-	"github.com/sqlgym/sqlgym/internal/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -98,7 +98,7 @@ func TestReplayAndRescoreOnPostgres(t *testing.T) {
 	_, out, dsn := importOffline(t)
 	dir := t.TempDir()
 	pg := []string{"--dataset", "pg=jsonl:" + out, "--engine", "pg=" + dsn, "--data-dir", dir}
-	ds, err := loadDataset("pg=jsonl:"+out, &engineFlags{servers: map[string]string{"pg": dsn}}, env.Load)
+	ds, err := loadDataset("pg=jsonl:"+out, &engineFlags{servers: map[string]string{"pg": dsn}}, datasets.Load)
 	if err != nil {
 		t.Fatal(err)
 	}

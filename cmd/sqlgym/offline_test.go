@@ -32,7 +32,7 @@ func serveAndDrive(t *testing.T, args []string, drive func(c *client.Client)) {
 	opts := serverOpts{maxEpisodes: 256, idleTimeout: time.Hour, frameBytes: 4 << 20, grace: 5 * time.Second}
 	listen := func() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
 	go func() {
-		done <- runServer(ctx, s, opts, zap.NewNop(), listen, func(_ *stack, ln net.Listener) {
+		done <- runServer(ctx, s, opts, zap.NewNop(), listen, func(_ *serveStack, ln net.Listener) {
 			urls <- "ws://" + ln.Addr().String() + "/v1/ws"
 		})
 	}()

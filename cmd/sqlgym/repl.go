@@ -55,7 +55,7 @@ func replMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer log.Sync()
-	return withLocalServer(ctx, &f, log, func(url, token string, st *stack) error {
+	return withLocalServer(ctx, &f, log, func(url, token string, st *serveStack) error {
 		cfg.URL, cfg.Token = url, token
 		cfg.Local = &replLocal{st: st, predTimeout: f.stack.submitTimeout, goldTimeout: f.stack.goldTimeout}
 		return repl.Run(ctx, cfg)
@@ -64,10 +64,10 @@ func replMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 // withLocalServer serves the stack on a loopback port, behind a random
 // token, for as long as use runs, then shuts the server down.
-func withLocalServer(ctx context.Context, f *replFlags, log *zap.Logger, use func(url, token string, st *stack) error) error {
+func withLocalServer(ctx context.Context, f *replFlags, log *zap.Logger, use func(url, token string, st *serveStack) error) error {
 	key := make([]byte, 16)
 	rand.Read(key)
 	opts := serverOpts{token: hex.EncodeToString(key), maxEpisodes: 64, idleTimeout: f.idleTimeout,
 		frameBytes: rpc.DefaultMaxFrameBytes, grace: 5 * time.Second, replyDelay: rpc.DefaultReplyDelay}
-	return serveLoopback(ctx, &f.stack, opts, log, func(url string, st *stack) error { return use(url, opts.token, st) })
+	return serveLoopback(ctx, &f.stack, opts, log, func(url string, st *serveStack) error { return use(url, opts.token, st) })
 }

@@ -19,14 +19,14 @@ import (
 // replLocal is repl.Local on the stack of the REPL's in-process server:
 // its catalog, runner and datasets, read beside the episodes.
 type replLocal struct {
-	st                       *stack
+	st                       *serveStack
 	predTimeout, goldTimeout time.Duration // the judge's: --submit-timeout, --gold-timeout
 }
 
 // task finds a served task and opens its database.
 func (l *replLocal) task(ctx context.Context, taskID string) (*env.Task, env.DB, error) {
 	name, _, _ := strings.Cut(taskID, "/")
-	for _, ds := range l.st.datasets {
+	for _, ds := range l.st.Datasets {
 		if ds.Name != name {
 			continue
 		}
@@ -34,7 +34,7 @@ func (l *replLocal) task(ctx context.Context, taskID string) (*env.Task, env.DB,
 		if !ok {
 			break
 		}
-		db, err := l.st.catalog.DB(ctx, ds, t.DBID)
+		db, err := l.st.Catalog.DB(ctx, ds, t.DBID)
 		return t, db, err
 	}
 	return nil, nil, fmt.Errorf("no task %q is served", taskID)
@@ -66,7 +66,7 @@ func (l *replLocal) Query(ctx context.Context, taskID, sql string) (*schemas.Res
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := l.st.runner.Execute(ctx, db, &tools.ExecuteSQLArgs{SQL: sql})
+	res, err := l.st.Runner.Execute(ctx, db, &tools.ExecuteSQLArgs{SQL: sql})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -52,7 +52,7 @@ func TestReplURL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = withLocalServer(ctx, &f, log, func(url, token string, _ *stack) error {
+	err = withLocalServer(ctx, &f, log, func(url, token string, _ *serveStack) error {
 		var out strings.Builder
 		args := []string{"--url", url, "--token", token, "--history", ""}
 		if err := replMain(ctx, args, strings.NewReader(".tasks 1\n"), &out, &out); err != nil {

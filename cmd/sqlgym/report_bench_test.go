@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -93,7 +94,7 @@ func passAtKCount(b *testing.B, out string) int {
 // log and returns the bytes written.
 func writeReportLog(b *testing.B, dataDir string, n int) int64 {
 	ctx := context.Background()
-	l, err := trajlog.Open(trajlog.LogDir(dataDir), trajlog.Options{NoSync: true, Durability: trajlog.DurabilityNone})
+	l, err := filelog.Open(filelog.LogDir(dataDir), filelog.Options{NoSync: true, Durability: trajlog.DurabilityNone})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/reward"
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -113,7 +113,7 @@ func TestRewardSpecFilesAreBounded(t *testing.T) {
 	opts := serverOpts{maxEpisodes: 16, idleTimeout: time.Hour, frameBytes: 4 << 20, grace: time.Second}
 	err := runServer(ctx, parseStack(t, "--data-dir", dir, "--reward", spec), opts, zap.NewNop(),
 		func() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") },
-		func(*stack, net.Listener) { listened = true; cancel() })
+		func(*serveStack, net.Listener) { listened = true; cancel() })
 	if listened || err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("serve --reward %s: listened %v, %v; want %q before listening", spec, listened, err, want)
 	}
@@ -125,7 +125,7 @@ func TestRewardSpecFilesAreBounded(t *testing.T) {
 func writeHugeRewards(t *testing.T, dir string, totals ...float64) {
 	t.Helper()
 	ctx := context.Background()
-	log, err := trajlog.Open(trajlog.LogDir(dir), trajlog.Options{})
+	log, err := filelog.Open(filelog.LogDir(dir), filelog.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

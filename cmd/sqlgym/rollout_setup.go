@@ -12,6 +12,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/internal/rollout"
 	"github.com/sqlgym/sqlgym/tools"
 )
@@ -56,19 +57,20 @@ func (rs *rolloutSetup) inProcess(ctx context.Context, s *stackFlags, log *zap.L
 	if err != nil {
 		return err
 	}
-	rs.datasets, rs.catalog, rs.runner = st.datasets, st.catalog, st.runner
-	rs.closers = append(rs.closers, st.recorder, st.catalog)
-	rd, ok := st.recorder.(trajlog.Reader)
+	rs.datasets, rs.catalog, rs.runner = st.Datasets, st.Catalog, st.Runner
+	rs.closers = append(rs.closers, st.Recorder, st.Catalog)
+	rd, ok := st.Recorder.(trajlog.Reader)
 	if !ok {
 		return errors.New("the trajectory store cannot be read back")
 	}
 	rs.reader = rd
-	if l, ok := rd.(*trajlog.Log); ok {
+	if l, ok := rd.(*filelog.Log); ok {
 		rs.reader = &scannedLog{Log: l} // keeps the damage its reads find
 	}
-	mgr, err := episodes.New(episodes.Config{Datasets: st.datasets, Catalog: st.catalog, Runner: st.runner,
-		Judge: st.judge, Reward: st.spec, Recorder: st.recorder, Logger: log, Version: version, MaxTurns: s.maxTurns,
-		MaxCallsPerTurn: s.maxCalls, TrajectoryStore: s.storeDescription()})
+	cfg := st.Config()
+	cfg.Logger, cfg.Version, cfg.TrajectoryStore = log, version, s.storeDescription()
+	cfg.MaxTurns, cfg.MaxCallsPerTurn = s.maxTurns, s.maxCalls
+	mgr, err := episodes.New(cfg)
 	if err != nil {
 		return err
 	}

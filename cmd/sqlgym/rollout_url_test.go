@@ -15,9 +15,10 @@ import (
 
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/examples/demo"
-	"github.com/sqlgym/sqlgym/internal/binserver"
 	"github.com/sqlgym/sqlgym/internal/rollout"
+	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 )
 
 // TestRolloutOnAServer runs sqlgym rollout with --url on a running
@@ -97,7 +98,7 @@ func startServe(t *testing.T, args ...string) string {
 // of run r1, each tagged with the model m1 and a sample index.
 func checkRolloutTags(t *testing.T, dataDir string, n int) {
 	t.Helper()
-	l, err := trajlog.Open(trajlog.LogDir(dataDir), trajlog.Options{ReadOnly: true})
+	l, err := filelog.Open(filelog.LogDir(dataDir), filelog.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

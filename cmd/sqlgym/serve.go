@@ -100,8 +100,8 @@ func replyDelay(d time.Duration) time.Duration {
 
 func serve(ctx context.Context, f *serveFlags, log *zap.Logger, stdout io.Writer) error {
 	listen := func() (net.Listener, error) { return net.Listen("tcp", f.addr) }
-	return runServer(ctx, &f.stack, f.server, log, listen, func(st *stack, ln net.Listener) {
-		fmt.Fprint(stdout, banner(datasetNames(st.datasets), ln.Addr().String(), f.server.token != ""))
+	return runServer(ctx, &f.stack, f.server, log, listen, func(st *serveStack, ln net.Listener) {
+		fmt.Fprint(stdout, banner(datasetNames(st.Datasets), ln.Addr().String(), f.server.token != ""))
 	})
 }
 
@@ -127,21 +127,21 @@ func banner(datasets, addr string, token bool) string {
 // it lets running steps finish within the grace period and closes the
 // episodes still live.
 func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger,
-	listen func() (net.Listener, error), ready func(*stack, net.Listener)) error {
+	listen func() (net.Listener, error), ready func(*serveStack, net.Listener)) error {
 	s.tools.index.closeTimeout = o.grace
 	st, err := s.build(ctx, log)
 	if err != nil {
 		return err
 	}
 	defer st.close(log)
-	mgr, err := episodes.New(episodes.Config{
-		Datasets: st.datasets, Catalog: st.catalog, Runner: st.runner, Judge: st.judge,
-		Reward: st.spec, Recorder: st.recorder, Logger: log, Version: version,
-		MaxTurns: s.maxTurns, MaxCallsPerTurn: s.maxCalls, MaxEpisodes: o.maxEpisodes, IdleTimeout: o.idleTimeout, PromptDescriptions: s.promptDescriptions,
-		MaxTagsBytes: o.bounds.tagsBytes, RecentEpisodes: o.bounds.recentEpisodes, RecentBytes: o.bounds.recentBytes,
-		MaxEpisodeBytes: o.bounds.episodeBytes, MaxLiveBytes: o.bounds.liveBytes,
-		TrajectoryStore: s.storeDescription(), Tools: s.tools.set, DatasetTools: s.tools.datasets,
-	})
+	mc := st.Config()
+	mc.Logger, mc.Version, mc.TrajectoryStore = log, version, s.storeDescription()
+	mc.MaxTurns, mc.MaxCallsPerTurn, mc.PromptDescriptions = s.maxTurns, s.maxCalls, s.promptDescriptions
+	mc.MaxEpisodes, mc.IdleTimeout = o.maxEpisodes, o.idleTimeout
+	mc.MaxTagsBytes, mc.RecentEpisodes, mc.RecentBytes = o.bounds.tagsBytes, o.bounds.recentEpisodes, o.bounds.recentBytes
+	mc.MaxEpisodeBytes, mc.MaxLiveBytes = o.bounds.episodeBytes, o.bounds.liveBytes
+	mc.Tools, mc.DatasetTools = s.tools.set, s.tools.datasets
+	mgr, err := episodes.New(mc)
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	done := make(chan struct{})
 	go func() { defer close(done); mgr.Run(expiry) }()
 	ready(st, ln)
-	log.Info("serving", zap.String("addr", ln.Addr().String()), zap.Int("datasets", len(st.datasets)))
+	log.Info("serving", zap.String("addr", ln.Addr().String()), zap.Int("datasets", len(st.Datasets)))
 	err = srv.Serve(ctx, ln, o.grace)
 	stopExpiry()
 	<-done

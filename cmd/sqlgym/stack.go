@@ -12,12 +12,12 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/env/valueindex"
 	"github.com/sqlgym/sqlgym/episodes"
-	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/examples/demo"
 	"github.com/sqlgym/sqlgym/examples/rewards"
+	"github.com/sqlgym/sqlgym/internal/stack"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
@@ -112,18 +112,13 @@ func (s *stackFlags) check() error {
 	return s.engine.parse()
 }
 
-// stack is what runs episodes, built from stackFlags.
-type stack struct {
-	datasets []*env.Dataset
-	catalog  *env.Catalog
-	runner   *tools.Runner
-	judge    *judge.Judge
-	spec     schemas.RewardSpec
-	recorder trajlog.Writer
-	values   *valueindex.Store // nil when no dataset offers search_values
+// serveStack is what runs episodes, built from stackFlags.
+type serveStack struct {
+	*stack.Stack
+	values *valueindex.Store // nil when no dataset offers search_values
 }
 
-func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error) {
+func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*serveStack, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -133,40 +128,40 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*stack, error)
 	if err := s.tools.parse(); err != nil {
 		return nil, err
 	}
-	st := &stack{spec: schemas.DefaultRewardSpec()}
+	st := &serveStack{Stack: &stack.Stack{Reward: schemas.DefaultRewardSpec()}}
 	var err error
 	if s.rewardFile != "" {
-		if st.spec, err = rewards.Load(s.rewardFile); err != nil {
+		if st.Reward, err = rewards.Load(s.rewardFile); err != nil {
 			return nil, fmt.Errorf("--reward: %w", err)
 		}
 	}
 	s.dbCheck.run = !s.dbCheck.skip
-	if st.datasets, err = s.loadDatasets(ctx); err != nil {
+	if st.Datasets, err = s.loadDatasets(ctx); err != nil {
 		return nil, err
 	}
-	if err := s.tools.checkDatasets(st.datasets); err != nil {
+	if err := s.tools.checkDatasets(st.Datasets); err != nil {
 		return nil, err
 	}
-	for _, ds := range st.datasets {
+	for _, ds := range st.Datasets {
 		log.Info("dataset loaded", zap.String("name", ds.Name), zap.Int("tasks", len(ds.Tasks)), zap.Int("databases", len(ds.DBs)))
 	}
 	if s.tools.searches() {
-		if st.values, err = s.tools.index.open(s.dataDir, s.datasetDirs(st.datasets), log); err != nil {
+		if st.values, err = s.tools.index.open(s.dataDir, s.datasetDirs(st.Datasets), log); err != nil {
 			return nil, err
 		}
 	}
-	st.catalog, st.runner, st.judge = s.engines(searcher(st.values))
-	if err := s.dbCheck.verify(ctx, st.catalog, st.datasets, log); err != nil {
+	st.Catalog, st.Runner, st.Judge = s.engines(searcher(st.values))
+	if err := s.dbCheck.verify(ctx, st.Catalog, st.Datasets, log); err != nil {
 		st.closeEngines(log)
 		return nil, err
 	}
 	s.engine.warnCapacity(ctx, log)
-	if st.recorder, err = openTrajectoryWriter(ctx, s.trajectories, s.dataDir, s.durability, log); err != nil {
+	if st.Recorder, err = openTrajectoryWriter(ctx, s.trajectories, s.dataDir, s.durability, log); err != nil {
 		st.closeEngines(log)
 		return nil, err
 	}
 	if st.values != nil {
-		s.tools.warm(st.values, st.datasets, st.catalog)
+		s.tools.warm(st.values, st.Datasets, st.Catalog)
 	}
 	return st, nil
 }
@@ -186,16 +181,21 @@ func (s *stackFlags) engines(values env.ValueSearcher) (*env.Catalog, *tools.Run
 	if stmtCache == 0 {
 		stmtCache = -1 // the engine's "keep none"; its zero is the default
 	}
-	eng := sqlite.New(sqlite.Config{MaxConns: s.dbConns, MaxRunning: s.dbRunning, DefaultTimeout: s.queryTimeout,
-		StmtCacheBytes: stmtCache, MaxOpenDBs: s.dbOpenMax})
 	cacheBytes := s.schemaCacheBytes
 	if cacheBytes == 0 {
 		cacheBytes = -1 // the runner's "keep none"; its zero is the default
 	}
-	return env.NewCatalog(eng, s.engine.postgres(s.queryTimeout)),
-		tools.NewRunner(tools.Config{RowLimit: s.rowLimit, ObservationBytes: s.observationBytes, QueryTimeout: s.queryTimeout,
-			SchemaCacheBytes: cacheBytes, Values: values}),
-		judge.New(judge.Config{PredTimeout: s.submitTimeout, GoldTimeout: s.goldTimeout})
+	pg := s.engine.postgresConfig(s.queryTimeout)
+	e := stack.NewEngines(stack.EngineConfig{
+		SQLite: sqlite.Config{MaxConns: s.dbConns, MaxRunning: s.dbRunning, DefaultTimeout: s.queryTimeout,
+			StmtCacheBytes: stmtCache, MaxOpenDBs: s.dbOpenMax},
+		Postgres: &pg,
+		Runner: tools.Config{RowLimit: s.rowLimit, ObservationBytes: s.observationBytes, QueryTimeout: s.queryTimeout,
+			SchemaCacheBytes: cacheBytes, Values: values},
+		Judge: judge.Config{PredTimeout: s.submitTimeout, GoldTimeout: s.goldTimeout},
+	})
+	s.engine.built = e.Postgres
+	return e.Catalog, e.Runner, e.Judge
 }
 
 // loadDatasets loads every --dataset, or the embedded demo when none is given.
@@ -204,7 +204,7 @@ func (s *stackFlags) loadDatasets(ctx context.Context) ([]*env.Dataset, error) {
 		if err := s.engine.checkUsed(nil); err != nil {
 			return nil, usageError{err.Error() + " (without --dataset only the embedded demo runs, on SQLite)"}
 		}
-		ds, err := demo.Load(ctx, filepath.Join(s.dataDir, "demo"), sqlite.Build)
+		ds, err := stack.Demo(ctx, filepath.Join(s.dataDir, "demo"))
 		if err != nil {
 			return nil, fmt.Errorf("demo dataset: %w", err)
 		}
@@ -212,7 +212,7 @@ func (s *stackFlags) loadDatasets(ctx context.Context) ([]*env.Dataset, error) {
 	}
 	var out []*env.Dataset
 	for _, v := range s.datasets.values {
-		src, err := env.ParseSource(v)
+		src, err := datasets.ParseSource(v)
 		if err != nil {
 			return nil, usageError{fmt.Sprintf("--dataset %q: %v", v, err)}
 		}
@@ -225,21 +225,24 @@ func (s *stackFlags) loadDatasets(ctx context.Context) ([]*env.Dataset, error) {
 	return out, s.engine.checkUsed(out)
 }
 
-func (st *stack) close(log *zap.Logger) {
-	if err := st.recorder.Close(); err != nil {
+func (st *serveStack) close(log *zap.Logger) {
+	var err error
+	if st.values != nil {
+		err = st.values.Close() // stops its builds before the databases they read close
+	}
+	if err = errors.Join(err, st.Stack.Close()); err != nil {
 		log.Error("close", zap.Error(err))
 	}
-	st.closeEngines(log)
 }
 
 // closeEngines stops the value index's builds, then closes the databases
 // they read.
-func (st *stack) closeEngines(log *zap.Logger) {
+func (st *serveStack) closeEngines(log *zap.Logger) {
 	var err error
 	if st.values != nil {
 		err = st.values.Close()
 	}
-	if err = errors.Join(err, st.catalog.Close()); err != nil {
+	if err = errors.Join(err, st.Catalog.Close()); err != nil {
 		log.Error("close", zap.Error(err))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 )
 
 // openFileWriter opens the durable trajectory log under dataDir for
@@ -13,7 +14,7 @@ import (
 // segment is verified in the background, with a warning for each damaged
 // one, while the server serves. d says when the log is fsynced.
 func openFileWriter(dataDir string, d durabilityFlags, log *zap.Logger) (trajlog.Writer, error) {
-	l, err := trajlog.Open(trajlog.LogDir(dataDir), trajlog.Options{Logger: log, Verify: true,
+	l, err := filelog.Open(filelog.LogDir(dataDir), filelog.Options{Logger: log, Verify: true,
 		Durability: d.mode, SyncInterval: d.syncInterval, CommitDelay: d.commitDelay})
 	if err != nil {
 		return nil, fmt.Errorf("--data-dir: %w", err)

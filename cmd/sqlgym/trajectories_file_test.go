@@ -12,7 +12,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/sqlgym/sqlgym/episodes/client"
-	"github.com/sqlgym/sqlgym/internal/waitfor"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -28,7 +28,7 @@ func serveObserved(t *testing.T, args []string) (string, *observer.ObservedLogs)
 	opts := serverOpts{maxEpisodes: 256, idleTimeout: time.Hour, frameBytes: 4 << 20, grace: 5 * time.Second}
 	listen := func() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
 	go func() {
-		done <- runServer(ctx, s, opts, zap.New(core), listen, func(_ *stack, ln net.Listener) {
+		done <- runServer(ctx, s, opts, zap.New(core), listen, func(_ *serveStack, ln net.Listener) {
 			urls <- "ws://" + ln.Addr().String() + "/v1/ws"
 		})
 	}()

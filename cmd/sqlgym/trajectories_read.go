@@ -13,6 +13,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/episodes/export"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/pgstore"
 	"github.com/sqlgym/sqlgym/internal/rollout"
 )
@@ -37,11 +38,11 @@ func openTrajectoryReader(ctx context.Context, trajectories, dataDir string) (tr
 		}
 		return export.RawFile{Path: trajectories}, nopCloser{}, nil
 	}
-	dir := trajlog.LogDir(dataDir)
+	dir := filelog.LogDir(dataDir)
 	if _, err := os.Stat(dir); err != nil {
 		return nil, nil, fmt.Errorf("--data-dir: no trajectory log at %s (serve records there): %w", dir, err)
 	}
-	l, err := trajlog.Open(dir, trajlog.Options{ReadOnly: true})
+	l, err := filelog.Open(dir, filelog.Options{ReadOnly: true})
 	if err != nil {
 		return nil, nil, fmt.Errorf("--data-dir: %w", err)
 	}
@@ -154,7 +155,7 @@ func (t *taskReader) Episodes(ctx context.Context, flt trajlog.Filter, fn func(*
 }
 
 // found is the damage the last read of the log found, if it is the log.
-func (t *taskReader) found() []trajlog.SegmentDamage {
+func (t *taskReader) found() []filelog.SegmentDamage {
 	if d, ok := t.Reader.(damageFinder); ok {
 		return d.found()
 	}

@@ -3,9 +3,9 @@ package hardness_test
 import (
 	"testing"
 
-	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/hardness"
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
+	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 )
 
 // TestSpiderDevMatchesOfficialEvaluator computes the level of every
@@ -14,7 +14,7 @@ import (
 // eval's and the rollout report's by_difficulty group by).
 func TestSpiderDevMatchesOfficialEvaluator(t *testing.T) {
 	dir := spiderdev.Dir(t)
-	ds, err := env.LoadSpider("spider-dev", dir)
+	ds, err := datasets.LoadSpider("spider-dev", dir)
 	if err != nil {
 		t.Fatal(err)
 	}

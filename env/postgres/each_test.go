@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/internal/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
 )
 
 // TestQueryEach streams more rows than one batch and than the engine's

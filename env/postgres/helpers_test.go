@@ -9,8 +9,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/internal/pgtest"
-	"github.com/sqlgym/sqlgym/internal/waitfor"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 func TestMain(m *testing.M) {

@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/internal/enginetest"
+	"github.com/sqlgym/sqlgym/internal/testkit/enginetest"
 )
 
 // attack is one hostile statement and the kinds of *env.QueryError it may

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/internal/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
 )
 
 // TestRowSpan checks the span of a table's pages before and after

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/internal/enginetest"
+	"github.com/sqlgym/sqlgym/internal/testkit/enginetest"
 )
 
 // attack is one hostile statement and the kinds of *env.QueryError it may

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/internal/cputime"
+	"github.com/sqlgym/sqlgym/internal/testkit/cputime"
 )
 
 // BenchmarkHostileQuery is one search_values call of 125 words over a

@@ -10,7 +10,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"
-	"github.com/sqlgym/sqlgym/internal/bigdb"
+	"github.com/sqlgym/sqlgym/internal/testkit/bigdb"
 )
 
 // openSQLite opens a SQLite file as the one database "db" of a dataset,
@@ -44,7 +44,7 @@ func find(t *testing.T, s *Store, ds *env.Dataset, db env.DB, table, column, q s
 }
 
 // TestEveryValueIsFoundWithinTheBudget indexes a generated shop database
-// (internal/bigdb: 4,000 distinct customer names, 20,000 order numbers)
+// (internal/testkit/bigdb: 4,000 distinct customer names, 20,000 order numbers)
 // at the default budget: every column is whole, and names from every
 // part of the alphabet, the last included, are each found first.
 func TestEveryValueIsFoundWithinTheBudget(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/internal/atomicfile"
 )
 
 // schemaSQL makes an index file's tables: its identity, every column of
@@ -42,28 +43,21 @@ const gramDocsSQL = `INSERT INTO gram_docs(gram, docs)
 SELECT term, documents FROM grams_terms WHERE col = '*'`
 
 // build writes the index of db, whose identity is id, to path: into a
-// temporary file first, which is synced and renamed over path.
+// temporary file first, which is synced and renamed over path
+// (internal/atomicfile), the folder synced after.
 func build(ctx context.Context, db env.DB, dialect env.Dialect, id identity, path string, cfg Config) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("value index: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
+	var fillErr error // names itself
+	err := atomicfile.Build(path, atomicfile.Options{SyncDir: true}, func(tmp string) error {
+		fillErr = fill(ctx, db, dialect, id, tmp, cfg)
+		return fillErr
+	})
+	if err != nil && err != fillErr {
 		return fmt.Errorf("value index: %w", err)
 	}
-	tmpPath := tmp.Name()
-	tmp.Close()
-	defer os.Remove(tmpPath) // a no-op once renamed
-	if err := fill(ctx, db, dialect, id, tmpPath, cfg); err != nil {
-		return err
-	}
-	if err := syncFile(tmpPath); err != nil {
-		return err
-	}
-	if err := os.Rename(tmpPath, path); err != nil {
-		return fmt.Errorf("value index: %w", err)
-	}
-	return syncFile(filepath.Dir(path))
+	return err
 }
 
 // fill writes the index into the (empty) file at path.
@@ -230,19 +224,6 @@ func copyIdentity(id identity) identity {
 		out[k] = v
 	}
 	return out
-}
-
-// syncFile fsyncs a file or a directory.
-func syncFile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("value index: %w", err)
-	}
-	defer f.Close()
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("value index: sync: %w", err)
-	}
-	return nil
 }
 
 // sortedIDs are a dataset's db_ids in order.

@@ -11,12 +11,12 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"
-	"github.com/sqlgym/sqlgym/internal/bigdb"
-	"github.com/sqlgym/sqlgym/internal/cputime"
+	"github.com/sqlgym/sqlgym/internal/testkit/bigdb"
+	"github.com/sqlgym/sqlgym/internal/testkit/cputime"
 )
 
 // BenchmarkGrowth builds the value index of a generated shop database
-// (internal/bigdb) of 100,000, 1,000,000 and 10,000,000 orders at the
+// (internal/testkit/bigdb) of 100,000, 1,000,000 and 10,000,000 orders at the
 // default bounds, timing the build (one op: use -benchtime 1x), and then
 // runs 300 searches on it, one at a time: 100 customer names (every
 // tenth with a letter changed), 100 order numbers, and 100 queries of

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/internal/waitfor"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 // indexPath is where s keeps the index of database dbID of ds.

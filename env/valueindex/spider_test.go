@@ -8,8 +8,9 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/sqlite"
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
+	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 )
 
 // literal is one text literal a gold query compares a column with.
@@ -139,7 +140,7 @@ func TestSpiderDevLiterals(t *testing.T) {
 		t.Skip("builds the value index of every Spider-dev database")
 	}
 	dir := spiderdev.Dir(t)
-	ds, err := env.LoadSpider("spider-dev", dir)
+	ds, err := datasets.LoadSpider("spider-dev", dir)
 	if err != nil {
 		t.Fatal(err)
 	}

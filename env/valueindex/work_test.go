@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/internal/waitfor"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 // unboundedWork is what answering ws over s's one index would cost with

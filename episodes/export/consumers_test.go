@@ -12,7 +12,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/episodes/export"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/consumers"
+	"github.com/sqlgym/sqlgym/internal/testkit/consumers"
 )
 
 // exportLines runs an export of rs and returns its lines.

@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/episodes/export"
-	"github.com/sqlgym/sqlgym/internal/consumers"
+	"github.com/sqlgym/sqlgym/internal/testkit/consumers"
 )
 
 // The rules every chat of an sft or dpo export keeps, whatever reads it
-// (the templates' own rules are in internal/consumers: Template):
+// (the templates' own rules are in internal/testkit/consumers: Template):
 //
 //  1. An assistant turn is written once: a message with tool_calls does
 //     not also hold a call as text in its content (a Qwen or Hermes

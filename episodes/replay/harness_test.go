@@ -6,19 +6,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/testserver"
-
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
-
 	"go.uber.org/goleak"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/replay"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/examples/demo"
+	gymstack "github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
+	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
@@ -104,11 +104,10 @@ type stack struct {
 
 func newStack(t *testing.T, dss ...*env.Dataset) *stack {
 	t.Helper()
-	s := &stack{datasets: dss, catalog: env.NewCatalog(sqlite.New(sqlite.Config{})),
-		runner: tools.NewRunner(tools.Config{QueryTimeout: 10 * time.Second}),
-		judge:  judge.New(judge.Config{PredTimeout: 30 * time.Second, GoldTimeout: 30 * time.Second})}
-	t.Cleanup(func() { s.catalog.Close() })
-	return s
+	e := gymstack.NewEngines(gymstack.EngineConfig{Runner: tools.Config{QueryTimeout: 10 * time.Second},
+		Judge: judge.Config{PredTimeout: 30 * time.Second, GoldTimeout: 30 * time.Second}})
+	t.Cleanup(func() { e.Catalog.Close() })
+	return &stack{datasets: dss, catalog: e.Catalog, runner: e.Runner, judge: e.Judge}
 }
 
 // replayer builds a Replayer on its own catalog and judge (a fresh gold
@@ -148,7 +147,7 @@ func demoDataset(t *testing.T) *env.Dataset {
 // it is absent (fails under CI, where it must be there).
 func spiderDataset(t *testing.T) *env.Dataset {
 	t.Helper()
-	ds, err := env.LoadSpider("spider-dev", spiderdev.Dir(t))
+	ds, err := datasets.LoadSpider("spider-dev", spiderdev.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/replay"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -190,10 +191,10 @@ func TestHermesTextTurns(t *testing.T) {
 
 // logged starts a server of the demo recording into a trajectory log,
 // and an episode of demo/library-003 in the action format given.
-func logged(t *testing.T, format string) (*stack, *trajlog.Log, *client.Client, *schemas.ResetResult) {
+func logged(t *testing.T, format string) (*stack, *filelog.Log, *client.Client, *schemas.ResetResult) {
 	t.Helper()
 	s := newStack(t, demoDataset(t))
-	log, err := trajlog.Open(t.TempDir(), trajlog.Options{})
+	log, err := filelog.Open(t.TempDir(), filelog.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +234,7 @@ func wantCalls(t *testing.T, res *schemas.StepResult, want []string) {
 }
 
 // logRecord reads an episode's record back from the log.
-func logRecord(t *testing.T, log *trajlog.Log, id string) *trajlog.Record {
+func logRecord(t *testing.T, log *filelog.Log, id string) *trajlog.Record {
 	t.Helper()
 	var rec *trajlog.Record
 	err := log.Episodes(context.Background(), trajlog.Filter{}, func(r *trajlog.Record) error {

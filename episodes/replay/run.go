@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 )
 
@@ -50,37 +52,34 @@ func (r *Replayer) Run(ctx context.Context, rd trajlog.Reader, f trajlog.Filter,
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
-		sum     Summary
-		mu      sync.Mutex // guards sum, fnErr and the calls of fn
-		fnErr   error
-		wg      sync.WaitGroup
-		records = make(chan *trajlog.Record)
+		sum   Summary
+		mu    sync.Mutex // guards sum, fnErr and the calls of fn
+		fnErr error
+		g     errgroup.Group
 	)
-	for range r.workers {
-		wg.Go(func() {
-			for rec := range records {
-				res := r.Episode(ctx, rec)
-				mu.Lock()
-				if fnErr == nil && ctx.Err() == nil {
-					sum.add(res)
-					if fnErr = fn(res); fnErr != nil {
-						cancel()
-					}
-				}
-				mu.Unlock()
-			}
-		})
-	}
+	g.SetLimit(r.workers)
 	err := rd.Episodes(ctx, f, func(rec *trajlog.Record) error {
-		select {
-		case records <- rec:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
+		if err := ctx.Err(); err != nil {
+			return err
 		}
+		g.Go(func() error {
+			if ctx.Err() != nil {
+				return nil // stopped while this one waited for a slot
+			}
+			res := r.Episode(ctx, rec)
+			mu.Lock()
+			defer mu.Unlock()
+			if fnErr == nil && ctx.Err() == nil {
+				sum.add(res)
+				if fnErr = fn(res); fnErr != nil {
+					cancel()
+				}
+			}
+			return nil
+		})
+		return nil
 	})
-	close(records)
-	wg.Wait()
+	g.Wait()
 	if fnErr != nil {
 		return sum, fnErr
 	}

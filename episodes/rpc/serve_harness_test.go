@@ -18,8 +18,8 @@ import (
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/rpc"
-	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/waitfor"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
@@ -52,7 +52,7 @@ func serve(t *testing.T, cfg rpc.ServerConfig) *served {
 	if err := ds.Index(); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := trajlog.Open(filepath.Join(dir, "data"), trajlog.Options{})
+	rec, err := filelog.Open(filepath.Join(dir, "data"), filelog.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/waitfor"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 // TestWorkersRunJobsOnWaitingWorkers: a job given while a worker waits

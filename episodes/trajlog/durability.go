@@ -1,9 +1,6 @@
 package trajlog
 
-import (
-	"fmt"
-	"time"
-)
+import "fmt"
 
 // Durability is what a store promises once End has returned: the
 // episode survives the process being killed in every mode; the modes
@@ -27,16 +24,6 @@ const (
 	// everything written since the last seal.
 	DurabilityNone
 )
-
-// DefaultSyncInterval is how often DurabilityInterval fsyncs the log
-// when Options.SyncInterval is zero.
-const DefaultSyncInterval = 100 * time.Millisecond
-
-// DefaultCommitDelay is how long sqlgym serve's commits wait for more
-// episode ends, while other episodes are live (Options.CommitDelay): at
-// thousands of ends a second it makes each fsync cover several times as
-// many ends (docs/benchmarks.md).
-const DefaultCommitDelay = time.Millisecond
 
 var durabilityNames = [...]string{
 	DurabilityEpisode:  "episode",

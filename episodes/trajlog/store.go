@@ -1,8 +1,11 @@
 // Package trajlog stores trajectories: the Writer the episode server
 // appends to as episodes happen (a reset, each step, the end), and the
 // Reader that rebuilds trajectory records from what was stored, streaming,
-// with filters. Implementations: the durable segmented log on local disk
-// (this package) and a PostgreSQL store (trajlog/pgstore).
+// with filters, the Durability a store promises, and TagText, the one rule
+// for a tag's value as text. It holds no store: the durable segmented log
+// on local disk (trajlog/filelog) and the PostgreSQL store
+// (trajlog/pgstore) implement it, and readers (export, replay, rollout,
+// reports) need only this package.
 package trajlog
 
 import (

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 )
 
 // Name is the demo dataset's name, the prefix of its task ids.
@@ -75,7 +76,7 @@ func readNotes() (map[string]*env.DBNotes, error) {
 		if err != nil {
 			return nil, fmt.Errorf("demo: %w", err)
 		}
-		if out[strings.TrimSuffix(filepath.Base(name), ".json")], err = env.ParseNotes(raw); err != nil {
+		if out[strings.TrimSuffix(filepath.Base(name), ".json")], err = datasets.ParseNotes(raw); err != nil {
 			return nil, fmt.Errorf("demo %s: %w", name, err)
 		}
 	}
@@ -148,7 +149,7 @@ func readTasks(dbs map[string]string) ([]env.Task, error) {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
 	defer f.Close()
-	tasks, _, err := env.ReadJSONL(Name, f, func(dbID string) (string, error) {
+	tasks, _, err := datasets.ReadJSONL(Name, f, func(dbID string) (string, error) {
 		path, ok := dbs[dbID]
 		if !ok {
 			return "", fmt.Errorf("unknown db_id %q: there is no %s.sql", dbID, dbID)

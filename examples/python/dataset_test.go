@@ -3,8 +3,8 @@ package python_test
 import (
 	"testing"
 
-	"github.com/sqlgym/sqlgym/internal/binserver"
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
+	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 )
 
 // TestExamplesTakeTheServersDataset runs the examples against a server

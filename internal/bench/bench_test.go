@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
+	"github.com/sqlgym/sqlgym/env/datasets"
+	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -167,7 +167,7 @@ func TestRunCancel(t *testing.T) {
 // TestRunSpiderDev explores the Spider-dev databases: every table name
 // read from inspect_schema must be one its queries can use.
 func TestRunSpiderDev(t *testing.T) {
-	ds, err := env.LoadSpider("spider-dev", spiderdev.Dir(t))
+	ds, err := datasets.LoadSpider("spider-dev", spiderdev.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

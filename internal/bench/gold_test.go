@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -69,7 +70,7 @@ func TestGoldScript(t *testing.T) {
 // to fn (when set), and returns how many there were.
 func readLog(t *testing.T, dir string, f trajlog.Filter, fn func(*trajlog.Record)) int {
 	t.Helper()
-	l, err := trajlog.Open(dir, trajlog.Options{ReadOnly: true})
+	l, err := filelog.Open(dir, filelog.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/rpc"
-	"github.com/sqlgym/sqlgym/internal/testserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/sqlgym/sqlgym/internal/binserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 )
 
 // The sqlgym binary the terminal tests run, built once per test process

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -29,7 +30,7 @@ func logDir(path string) string {
 // (from 1), or the first when pick is empty, incomplete ones included,
 // in the log's order. It reads the whole log, so as to report all the
 // damage in it, and returns the record, its number and the damage.
-func findInLog(ctx context.Context, dir, pick string) (*trajlog.Record, int, []trajlog.SegmentDamage, error) {
+func findInLog(ctx context.Context, dir, pick string) (*trajlog.Record, int, []filelog.SegmentDamage, error) {
 	want, byNumber := 1, pick == ""
 	if v, err := strconv.Atoi(pick); err == nil {
 		if v < 1 {
@@ -37,7 +38,7 @@ func findInLog(ctx context.Context, dir, pick string) (*trajlog.Record, int, []t
 		}
 		want, byNumber = v, true
 	}
-	l, err := trajlog.Open(dir, trajlog.Options{ReadOnly: true})
+	l, err := filelog.Open(dir, filelog.Options{ReadOnly: true})
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -68,7 +69,7 @@ func (s *session) logRecord(ctx context.Context, path, pick string) (*schemas.Tr
 	dir := logDir(path)
 	rec, n, damage, err := findInLog(ctx, dir, pick)
 	if len(damage) > 0 {
-		for _, line := range strings.Split(strings.TrimSpace(trajlog.DamageReport(damage, logReplayIDs)), "\n") {
+		for _, line := range strings.Split(strings.TrimSpace(filelog.DamageReport(damage, logReplayIDs)), "\n") {
 			s.out.styledf(styleYellow, "%s", line)
 		}
 		s.out.styledf(styleYellow, "(the damaged lines were skipped; `sqlgym log verify` checks the whole log)")

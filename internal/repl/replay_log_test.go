@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/episodes"
-	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/testserver"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
+	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -19,7 +19,7 @@ import (
 // closes the log, which seals its segment. It returns the episodes.
 func recordLog(t *testing.T, dataDir string) []schemas.Trajectory {
 	t.Helper()
-	d := testserver.StartDemo(t, testserver.DemoOptions{LogDir: trajlog.LogDir(dataDir),
+	d := testserver.StartDemo(t, testserver.DemoOptions{LogDir: filelog.LogDir(dataDir),
 		Config: func(cfg *episodes.Config, _ string) { cfg.MaxTurns = 8 }})
 	eps := []schemas.Trajectory{recordEpisode(t, &testServer{url: d.URL}), recordEpisode(t, &testServer{url: d.URL})}
 	d.Stop()
@@ -65,7 +65,7 @@ func TestReplayFromDamagedLog(t *testing.T) {
 	clean := pipe(t, startServer(t, 0).url, ".replay "+dataDir+" "+eps[1].EpisodeID+"\n", false)
 	checkOutput(t, clean, []string{"replaying " + eps[1].EpisodeID + " (record 2 of ", "4 of 4 steps sent, 0 differ"}, []string{"damaged"})
 
-	flipStep(t, filepath.Join(trajlog.LogDir(dataDir), "traj-000001.log"), eps[0].EpisodeID)
+	flipStep(t, filepath.Join(filelog.LogDir(dataDir), "traj-000001.log"), eps[0].EpisodeID)
 	srv := startServer(t, 0)
 	damaged := "traj-000001.log: 1 line damaged at byte "
 	tests := []struct {
@@ -75,7 +75,7 @@ func TestReplayFromDamagedLog(t *testing.T) {
 		{"an intact episode", ".replay " + dataDir + " " + eps[1].EpisodeID + "\n",
 			[]string{"the trajectory log is damaged: 1 segment, 1 line, 1 episode touched", damaged, "checksum mismatch; episodes: " + eps[0].EpisodeID + "\n",
 				"replaying " + eps[1].EpisodeID + " (record 2 of ", "4 of 4 steps sent, 0 differ"}},
-		{"the episode that lost a step", ".replay " + trajlog.LogDir(dataDir) + " " + eps[0].EpisodeID + "\n",
+		{"the episode that lost a step", ".replay " + filelog.LogDir(dataDir) + " " + eps[0].EpisodeID + "\n",
 			[]string{damaged, eps[0].EpisodeID + " is incomplete", "replaying " + eps[0].EpisodeID + " (record 1 of ", "3 steps", "3 of 3 steps sent"}},
 		{"no such episode", ".replay " + dataDir + " ep_nope\n",
 			[]string{damaged, "holds no episode ep_nope"}},

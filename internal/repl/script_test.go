@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/examples/rewards"
-	"github.com/sqlgym/sqlgym/internal/waitfor"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

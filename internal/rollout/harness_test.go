@@ -9,14 +9,13 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/examples/demo"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/internal/rollout"
 	"github.com/sqlgym/sqlgym/internal/rollout/report"
-	"github.com/sqlgym/sqlgym/internal/testserver"
-	"github.com/sqlgym/sqlgym/reward/judge"
+	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
 )
@@ -30,7 +29,7 @@ type world struct {
 	ds      *env.Dataset
 	catalog *env.Catalog
 	runner  *tools.Runner
-	log     *trajlog.Log
+	log     *filelog.Log
 	env     rollout.Env
 }
 
@@ -45,18 +44,19 @@ func buildWorld(t *testing.T, served bool) *world {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
-	ds, err := demo.Load(ctx, filepath.Join(dir, "demo"), sqlite.Build)
+	ds, err := stack.Demo(ctx, filepath.Join(dir, "demo"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &world{ds: ds, catalog: env.NewCatalog(sqlite.New(sqlite.Config{})), runner: tools.NewRunner(tools.Config{})}
-	t.Cleanup(func() { w.catalog.Close() })
-	if w.log, err = trajlog.Open(trajlog.LogDir(dir), trajlog.Options{NoSync: true}); err != nil {
+	log, err := filelog.Open(filelog.LogDir(dir), filelog.Options{NoSync: true})
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { w.log.Close() })
-	cfg := episodes.Config{Datasets: []*env.Dataset{ds}, Catalog: w.catalog, Runner: w.runner,
-		Judge: judge.New(judge.Config{}), Reward: schemas.DefaultRewardSpec(), Recorder: w.log, MaxTurns: 4}
+	st := stack.New(stack.EngineConfig{}, log, ds)
+	t.Cleanup(func() { st.Close() })
+	w := &world{ds: ds, catalog: st.Catalog, runner: st.Runner, log: log}
+	cfg := st.Config()
+	cfg.MaxTurns = 4
 	if served {
 		w.env = rollout.ClientEnv{C: testserver.Start(t, cfg, testserver.Options{}).Dial(t)}
 		return w

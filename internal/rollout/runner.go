@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -77,42 +79,34 @@ func Run(ctx context.Context, cfg Config, samples []Sample) Summary {
 	if p.native {
 		p.format = schemas.FormatHermes
 	}
-	next := make(chan Sample)
 	var mu sync.Mutex // guards sum and inARow, and serializes OnResult
 	var sum Summary
 	inARow := 0
-	var wg sync.WaitGroup
-	for range max(cfg.Concurrency, 1) {
-		wg.Go(func() {
-			for s := range next {
-				res := p.playWithHints(ctx, cfg.Hints, s)
-				mu.Lock()
-				inARow = sum.add(res, inARow, cancel)
-				if cfg.OnResult != nil {
-					cfg.OnResult(res)
-				}
-				mu.Unlock()
+	var g errgroup.Group
+	g.SetLimit(max(cfg.Concurrency, 1))
+	for _, s := range samples {
+		if ctx.Err() != nil {
+			break // start no more; the episodes in flight end early
+		}
+		g.Go(func() error {
+			if ctx.Err() != nil {
+				return nil // stopped while this one waited for a slot
 			}
+			res := p.playWithHints(ctx, cfg.Hints, s)
+			mu.Lock()
+			defer mu.Unlock()
+			inARow = sum.add(res, inARow, cancel)
+			if cfg.OnResult != nil {
+				cfg.OnResult(res)
+			}
+			return nil
 		})
 	}
-	feed(ctx, next, samples)
-	wg.Wait()
+	g.Wait()
 	if sum.Err == nil && ctx.Err() != nil {
 		sum.Err = context.Cause(ctx)
 	}
 	return sum
-}
-
-// feed hands out the samples until they run out or ctx is cancelled.
-func feed(ctx context.Context, next chan<- Sample, samples []Sample) {
-	defer close(next)
-	for _, s := range samples {
-		select {
-		case next <- s:
-		case <-ctx.Done():
-			return
-		}
-	}
 }
 
 // add counts one result, and stops the run (cancel) after too many

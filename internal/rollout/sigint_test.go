@@ -11,10 +11,11 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/binserver"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/internal/rollout"
 	"github.com/sqlgym/sqlgym/internal/rollout/report"
-	"github.com/sqlgym/sqlgym/internal/waitfor"
+	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 // TestSIGINTLosesNothingAcknowledged runs the sqlgym binary on the demo
@@ -73,7 +74,7 @@ func TestSIGINTLosesNothingAcknowledged(t *testing.T) {
 // checkInterruptedLog checks the log the interrupted run left.
 func checkInterruptedLog(t *testing.T, dir string) {
 	t.Helper()
-	l, err := trajlog.Open(trajlog.LogDir(dir), trajlog.Options{ReadOnly: true})
+	l, err := filelog.Open(filelog.LogDir(dir), filelog.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 )
 
@@ -71,7 +72,7 @@ func buildDataset(t *testing.T, tasks ...testTask) *env.Dataset {
 	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := env.LoadJSONL("shop", file)
+	ds, err := datasets.LoadJSONL("shop", file)
 	if err != nil {
 		t.Fatal(err)
 	}

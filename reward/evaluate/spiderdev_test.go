@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
-
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
+	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 )
 
 // spiderDevGold loads the shared Spider-dev set and pairs each task with
@@ -19,7 +19,7 @@ import (
 func spiderDevGold(tb testing.TB) (*env.Dataset, []Item) {
 	tb.Helper()
 	dir := spiderdev.Dir(tb)
-	ds, err := env.LoadSpider("spider-dev", dir)
+	ds, err := datasets.LoadSpider("spider-dev", dir)
 	if err != nil {
 		tb.Fatal(err)
 	}

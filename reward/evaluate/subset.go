@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -93,9 +94,9 @@ func AlignSelected(ds *env.Dataset, preds []Prediction, sel Selection) ([]Item, 
 // for jsonl, which names no benchmark.
 func BenchmarkMatch(format string) string {
 	switch format {
-	case env.FormatSpider:
+	case datasets.FormatSpider:
 		return schemas.MatchSpider
-	case env.FormatBird:
+	case datasets.FormatBird:
 		return schemas.MatchBird
 	}
 	return ""

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sqlgym/sqlgym/internal/spiderdev"
-
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/env/sqltext"
+	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -21,7 +21,7 @@ import (
 func spiderDev(t testing.TB) (*env.Dataset, map[string]env.DB) {
 	t.Helper()
 	dir := spiderdev.Dir(t)
-	ds, err := env.LoadSpider("spider-dev", dir)
+	ds, err := datasets.LoadSpider("spider-dev", dir)
 	if err != nil {
 		t.Fatal(err)
 	}

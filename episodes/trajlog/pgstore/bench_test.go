@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog/pgstore"
-	"github.com/sqlgym/sqlgym/internal/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
 )
 
 // BenchmarkEpisodes writes episodes of four steps from parallel writers,

@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/testserver"
+	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"
@@ -14,7 +15,6 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/pgstore"
-	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
 )
@@ -39,13 +39,11 @@ func serve(t *testing.T, w trajlog.Writer) (*client.Client, *episodes.Manager) {
 	if err := ds.Index(); err != nil {
 		t.Fatal(err)
 	}
-	catalog := env.NewCatalog(sqlite.New(sqlite.Config{}))
-	t.Cleanup(func() { catalog.Close() })
-	ts := testserver.Start(t, episodes.Config{
-		Datasets: []*env.Dataset{ds}, Catalog: catalog, Recorder: w, Version: "test",
-		Runner: tools.NewRunner(tools.Config{QueryTimeout: time.Second}),
-		Judge:  judge.New(judge.Config{}), Reward: schemas.DefaultRewardSpec(), MaxTurns: 3,
-	}, testserver.Options{})
+	st := stack.New(stack.EngineConfig{Runner: tools.Config{QueryTimeout: time.Second}}, nil, ds)
+	t.Cleanup(func() { st.Close() }) // the catalog; the test closes w
+	cfg := st.Config()
+	cfg.Recorder, cfg.Version, cfg.MaxTurns = w, "test", 3
+	ts := testserver.Start(t, cfg, testserver.Options{})
 	return ts.Dial(t), ts.Manager
 }
 

@@ -1,0 +1,64 @@
+package dbimport
+
+// DBCopy is what copying one database did.
+type DBCopy struct {
+	DBID   string      `json:"db_id"`
+	Schema string      `json:"schema"`
+	Tables []TableCopy `json:"tables"`
+	// Notes are the constraints that could not be carried over, each with
+	// the reason (the data is kept all the same).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Rows is the number of rows copied, over every table.
+func (d *DBCopy) Rows() int64 {
+	var n int64
+	for _, t := range d.Tables {
+		n += t.Rows
+	}
+	return n
+}
+
+// Coercions lists every column whose values changed class on the way.
+func (d *DBCopy) Coercions() []Coercion {
+	var out []Coercion
+	for _, t := range d.Tables {
+		for _, c := range t.Columns {
+			if c.Coerced > 0 || c.Repaired > 0 {
+				out = append(out, Coercion{Table: t.Name, Column: c})
+			}
+		}
+	}
+	return out
+}
+
+// TableCopy is one copied table: its name in PostgreSQL (lower case) and
+// the rows copied, which equal the rows in SQLite (the copy fails
+// otherwise).
+type TableCopy struct {
+	Name    string       `json:"name"`
+	Source  string       `json:"source"`
+	Rows    int64        `json:"rows"`
+	Columns []ColumnCopy `json:"columns"`
+}
+
+// ColumnCopy is one column: its SQLite declaration, the storage classes
+// of its values, and the PostgreSQL type it got.
+type ColumnCopy struct {
+	Name     string  `json:"name"`
+	Declared string  `json:"declared"`
+	Type     string  `json:"type"`
+	Classes  Classes `json:"classes"`
+	// Coerced counts the values whose storage class changed (How says
+	// to what); Repaired counts the text values whose NUL bytes or
+	// invalid UTF-8, which PostgreSQL's text cannot hold, were replaced.
+	Coerced  int64  `json:"coerced,omitempty"`
+	How      string `json:"how,omitempty"`
+	Repaired int64  `json:"repaired,omitempty"`
+}
+
+// Coercion is a column of a table whose values changed on the way.
+type Coercion struct {
+	Table  string
+	Column ColumnCopy
+}

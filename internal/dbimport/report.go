@@ -1,0 +1,103 @@
+package dbimport
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/sqlgym/sqlgym/env"
+)
+
+// Report is what an import did: each database copied, and what became of
+// each task's gold.
+type Report struct {
+	Dataset   string         `json:"dataset"`
+	Databases []*DBCopy      `json:"databases"`
+	Tasks     []TaskGold     `json:"tasks"`
+	Counts    map[string]int `json:"counts"` // tasks per category
+}
+
+// TaskGold is one task's line of the report.
+type TaskGold struct {
+	TaskID   string   `json:"task_id"`
+	DBID     string   `json:"db_id"`
+	Category string   `json:"category"`
+	Rules    []string `json:"rules,omitempty"`
+	Reason   string   `json:"reason,omitempty"`
+	// Tried is the PostgreSQL statement run and not kept, for a task with
+	// answer rows only.
+	Tried string `json:"tried_sql,omitempty"`
+}
+
+func (r *Report) add(t *env.Task, g *Gold) {
+	if r.Counts == nil {
+		r.Counts = map[string]int{}
+	}
+	r.Counts[g.Category]++
+	r.Tasks = append(r.Tasks, TaskGold{TaskID: taskKey(t), DBID: t.DBID, Category: g.Category, Rules: g.Rules, Reason: g.Reason, Tried: g.Tried})
+}
+
+// WriteText writes the report for people: the databases with their rows,
+// coercions and the constraints left out, the tasks per category, the
+// rewrite rules used, and each task without a PostgreSQL gold with its
+// reason.
+func (r *Report) WriteText(w io.Writer) {
+	var rows int64
+	for _, d := range r.Databases {
+		rows += d.Rows()
+	}
+	fmt.Fprintf(w, "dataset %s: %d databases, %d rows copied\n", r.Dataset, len(r.Databases), rows)
+	for _, d := range r.Databases {
+		fmt.Fprintf(w, "  %s: %d tables, %d rows\n", d.DBID, len(d.Tables), d.Rows())
+		for _, c := range d.Coercions() {
+			col := c.Column
+			fmt.Fprintf(w, "    coerced %s.%s (declared %q, now %s): %d of %d values: %s", c.Table, col.Name,
+				col.Declared, col.Type, col.Coerced, col.Classes.Total(), col.How)
+			if col.Repaired > 0 {
+				fmt.Fprintf(w, "; %d text values had NUL bytes or invalid UTF-8 replaced", col.Repaired)
+			}
+			fmt.Fprintln(w)
+		}
+		for _, n := range d.Notes {
+			fmt.Fprintf(w, "    %s\n", n)
+		}
+	}
+	n := len(r.Tasks)
+	fmt.Fprintf(w, "tasks %d: kept as written %d, rewritten and verified %d, answer rows only %d, unusable %d\n",
+		n, r.Counts[Kept], r.Counts[Rewritten], r.Counts[AnswerOnly], r.Counts[Unusable])
+	if n > 0 {
+		fmt.Fprintf(w, "  PostgreSQL gold SQL on %.1f%% of the tasks\n", 100*float64(r.Counts[Kept]+r.Counts[Rewritten])/float64(n))
+	}
+	r.writeRules(w)
+	for _, t := range r.Tasks {
+		if t.Category == AnswerOnly || t.Category == Unusable {
+			fmt.Fprintf(w, "  %s %s (%s): %s\n", t.Category, t.TaskID, t.DBID, t.Reason)
+		}
+	}
+}
+
+// writeRules counts the verified tasks each rewrite rule served.
+func (r *Report) writeRules(w io.Writer) {
+	count := map[string]int{}
+	for _, t := range r.Tasks {
+		if t.Category == Rewritten {
+			for _, rule := range t.Rules {
+				count[rule]++
+			}
+		}
+	}
+	rules := make([]string, 0, len(count))
+	for rule := range count {
+		rules = append(rules, rule)
+	}
+	slices.SortFunc(rules, func(a, b string) int {
+		if d := count[b] - count[a]; d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	for _, rule := range rules {
+		fmt.Fprintf(w, "  rule %-70s %d rewritten tasks\n", rule, count[rule])
+	}
+}

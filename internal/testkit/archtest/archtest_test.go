@@ -1,0 +1,140 @@
+// Package archtest checks the import rules of docs/architecture.md.
+package archtest
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const mod = "github.com/sqlgym/sqlgym/"
+
+// allowed lists, for each package, the prefixes its non-test code may
+// import besides the standard library.
+var allowed = map[string][]string{
+	"schemas":           {"github.com/invopop/jsonschema", "github.com/goccy/go-json"},
+	"env/sqltext":       {},
+	"reward":            {mod + "schemas", mod + "env/sqltext"},
+	"env":               {mod + "schemas"},
+	"env/datasets":      {mod + "env", mod + "env/hardness"},
+	"env/hardness":      {mod + "env/sqltext"},
+	"env/sandbox":       {mod + "env", mod + "env/sqltext"},
+	"env/postgres":      {mod + "env", mod + "env/sandbox", mod + "env/sqltext", "github.com/jackc/pgx/v5"},
+	"env/sqlite":        {mod + "env", mod + "env/sandbox", mod + "env/sqltext", mod + "schemas", mod + "internal/atomicfile", "github.com/mattn/go-sqlite3"},
+	"env/valueindex":    {mod + "env", mod + "internal/atomicfile", "github.com/agnivade/levenshtein", "github.com/mattn/go-sqlite3", "golang.org/x/text/runes", "golang.org/x/text/transform", "golang.org/x/text/unicode/norm"},
+	"internal/dbimport": {mod + "env", mod + "env/sqltext", mod + "env/postgres", mod + "reward", mod + "internal/atomicfile", "github.com/jackc/pgx/v5"},
+	"tools":             {mod + "env", mod + "env/sqltext", mod + "schemas", "github.com/invopop/jsonschema"},
+	"reward/judge":      {mod + "env", mod + "env/sqltext", mod + "reward", mod + "schemas"},
+	"reward/evaluate":   {mod + "env", mod + "env/datasets", mod + "reward", mod + "reward/judge", mod + "schemas", mod + "internal/atomicfile", "golang.org/x/sync/errgroup"},
+	"examples/demo":     {mod + "env", mod + "env/datasets"},
+	"examples/rewards":  {mod + "reward", mod + "schemas"},
+	"examples/python":   {}, // test-only: runs the Python client against a built server
+	"episodes/client":   {mod + "schemas", "github.com/gorilla/websocket", "github.com/goccy/go-json"},
+	"episodes": {mod + "env", mod + "env/sqltext", mod + "tools", mod + "reward", mod + "reward/judge",
+		mod + "schemas", "go.uber.org/zap", "github.com/prometheus/client_golang", mod + "episodes/trajlog"},
+	"episodes/rpc": {mod + "episodes", mod + "schemas", "github.com/gorilla/websocket", "go.uber.org/zap",
+		"github.com/prometheus/client_golang", "golang.org/x/sync/semaphore"},
+	"episodes/trajlog":         {mod + "schemas"},
+	"episodes/trajlog/filelog": {mod + "episodes/trajlog", mod + "schemas", mod + "internal/atomicfile", "go.uber.org/zap"},
+	"episodes/trajlog/pgstore": {mod + "episodes/trajlog", mod + "schemas", "github.com/jackc/pgx/v5"},
+	"episodes/replay": {mod + "env", mod + "episodes", mod + "episodes/trajlog", mod + "reward", mod + "reward/judge",
+		mod + "schemas", mod + "tools", "golang.org/x/sync/errgroup"},
+	"episodes/export": {mod + "episodes/trajlog", mod + "schemas", mod + "tools"},
+	"internal/repl": {mod + "episodes/client", mod + "episodes/trajlog", mod + "episodes/trajlog/filelog", mod + "env/sqltext", mod + "schemas",
+		mod + "internal/atomicfile", "github.com/peterh/liner", "github.com/mattn/go-runewidth", "golang.org/x/term"},
+	"internal/atomicfile": {},
+	"internal/bench":      {mod + "episodes/client", mod + "schemas", "github.com/goccy/go-json"},
+	"internal/baseline":   {mod + "env"},
+	"internal/rollout": {mod + "env", mod + "episodes", mod + "episodes/client", mod + "episodes/trajlog",
+		mod + "internal/rollout/report", mod + "schemas", mod + "tools", "github.com/cenkalti/backoff/v5",
+		"golang.org/x/sync/errgroup"},
+	"internal/stack": {mod + "env", mod + "env/postgres", mod + "env/sqlite", mod + "episodes", mod + "episodes/trajlog",
+		mod + "examples/demo", mod + "reward/judge", mod + "schemas", mod + "tools"},
+	"internal/rollout/report": {mod + "env/sqltext", mod + "episodes/trajlog", mod + "schemas"},
+}
+
+func TestImportRules(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, mod+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	checked := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], mod)
+		checkNoTestkit(t, pkg, fields[1:])
+		if strings.HasPrefix(pkg, "cmd/") || strings.HasPrefix(pkg, "internal/") && allowed[pkg] == nil {
+			continue // cmd wires everything; internal holds test kits and applications, unless it has a rule
+		}
+		rules, ok := allowed[pkg]
+		if !ok {
+			t.Errorf("package %s has no import rule: add it to docs/architecture.md and this test", pkg)
+			continue
+		}
+		checked[pkg] = true
+		for _, imp := range fields[1:] {
+			if !isStdlib(imp) && !hasAnyPrefix(imp, rules) {
+				t.Errorf("%s imports %s, which docs/architecture.md does not allow", pkg, imp)
+			}
+		}
+	}
+	for pkg := range allowed {
+		if !checked[pkg] {
+			t.Errorf("rule for %s, but no such package", pkg)
+		}
+	}
+}
+
+func isStdlib(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+// hasAnyPrefix matches sqlgym's own packages exactly and other modules
+// by prefix.
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if s == p || !strings.HasPrefix(p, mod) && strings.HasPrefix(s, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// testkit is the folder of the test kits: packages that only tests import.
+const testkit = mod + "internal/testkit/"
+
+// checkNoTestkit fails when the non-test code of a package outside the
+// test kits imports one of them: a kit may import another kit, and any
+// package's tests may import them, but the product never does.
+func checkNoTestkit(t *testing.T, pkg string, imports []string) {
+	t.Helper()
+	if strings.HasPrefix(mod+pkg, testkit) {
+		return
+	}
+	for _, imp := range imports {
+		if strings.HasPrefix(imp, testkit) {
+			t.Errorf("%s imports the test kit %s outside its tests", pkg, imp)
+		}
+	}
+}
+
+// TestReadersCompileNoStore checks that the packages that only read
+// trajectories depend, even through others, on the trajectory vocabulary
+// and on no store: a store is opened by cmd, which passes it in.
+func TestReadersCompileNoStore(t *testing.T) {
+	readers := []string{"episodes", "episodes/export", "episodes/replay", "internal/rollout", "internal/rollout/report"}
+	stores := []string{mod + "episodes/trajlog/filelog", mod + "episodes/trajlog/pgstore"}
+	for _, pkg := range readers {
+		out, err := exec.Command("go", "list", "-deps", mod+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if slices.Contains(stores, dep) {
+				t.Errorf("%s compiles the store %s; it should read through episodes/trajlog", pkg, dep)
+			}
+		}
+	}
+}

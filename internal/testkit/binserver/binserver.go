@@ -1,0 +1,168 @@
+// Package binserver runs the real sqlgym binary for tests: it builds
+// cmd/sqlgym once per test, starts `sqlgym serve` with the test's flags on
+// a free port, waits until it prints where it listens, and stops or kills
+// it. The crash and soak tests use it, so each does not carry its own
+// process handling.
+package binserver
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
+)
+
+// Build builds cmd/sqlgym into a temporary directory and returns its path.
+func Build(tb testing.TB) string {
+	tb.Helper()
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		tb.Fatalf("go env GOMOD: %v", err)
+	}
+	root := filepath.Dir(strings.TrimSpace(string(out)))
+	bin := filepath.Join(tb.TempDir(), "sqlgym")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/sqlgym")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		tb.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// Process is one run of `sqlgym serve`.
+type Process struct {
+	Cmd    *exec.Cmd
+	URL    string        // ws://127.0.0.1:PORT/v1/ws
+	Stderr *LockedBuffer // the server's log
+	done   chan error    // the process's exit
+}
+
+var wsURL = regexp.MustCompile(`ws://\S+/v1/ws`)
+
+// Start runs `bin serve --addr 127.0.0.1:0 ARGS...` and waits until it
+// prints where it listens. The process is killed when the test ends, if
+// it is still running.
+func Start(tb testing.TB, bin string, args ...string) *Process {
+	tb.Helper()
+	p := &Process{Stderr: &LockedBuffer{}, done: make(chan error, 1)}
+	p.Cmd = exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	p.Cmd.Stderr = p.Stderr
+	stdout, err := p.Cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := p.Cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if u := wsURL.FindString(sc.Text()); u != "" {
+				select {
+				case found <- u: // the first URL printed is where it listens
+				default:
+				}
+			}
+		}
+		p.done <- p.Cmd.Wait()
+	}()
+	select {
+	case p.URL = <-found:
+		tb.Cleanup(func() { p.Kill() })
+		return p
+	case err := <-p.done:
+		tb.Fatalf("server exited before serving: %v\n%s", err, p.Stderr)
+	case <-time.After(2 * time.Minute):
+		p.Cmd.Process.Kill()
+		<-p.done
+		tb.Fatalf("server did not start within two minutes\n%s", p.Stderr)
+	}
+	return nil
+}
+
+// HTTP returns the server's http:// base URL.
+func (p *Process) HTTP() string {
+	return "http://" + strings.TrimSuffix(strings.TrimPrefix(p.URL, "ws://"), "/v1/ws")
+}
+
+// Kill sends SIGKILL and waits for the process to be gone; a process
+// already gone is left alone.
+func (p *Process) Kill() {
+	if p.Cmd.ProcessState == nil && p.Cmd.Process.Signal(syscall.SIGKILL) == nil {
+		<-p.done
+	}
+}
+
+// Stop asks for a graceful shutdown and checks that it happened within
+// 30 s.
+func (p *Process) Stop(tb testing.TB) {
+	tb.Helper()
+	if err := p.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		tb.Fatal(err)
+	}
+	select {
+	case err := <-p.done:
+		if err != nil {
+			tb.Errorf("server stopped with %v\n%s", err, p.Stderr)
+		}
+	case <-time.After(30 * time.Second):
+		p.Cmd.Process.Kill()
+		<-p.done
+		tb.Errorf("server did not stop within 30s\n%s", p.Stderr)
+	}
+}
+
+// RSS returns the process's resident memory in bytes, from /proc.
+func (p *Process) RSS() (int64, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(p.Cmd.Process.Pid) + "/status")
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, os.ErrNotExist
+}
+
+// LockedBuffer collects a process's output; safe for concurrent use.
+type LockedBuffer struct {
+	mu  sync.Mutex // guards buf
+	buf bytes.Buffer
+}
+
+// Write appends p.
+func (b *LockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns what was written so far.
+func (b *LockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// WaitLog waits until the server's log holds text, for at most
+// waitfor.Timeout, and
+// reports whether it does: the log is copied from the process's stderr
+// by a goroutine of its own, so a line written before the server said
+// where it listens may arrive after.
+func (p *Process) WaitLog(text string) bool {
+	return waitfor.Within(waitfor.Timeout, func() bool { return strings.Contains(p.Stderr.String(), text) })
+}
