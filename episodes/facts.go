@@ -11,13 +11,13 @@ import (
 // step's reply (result) and its trajectory record (record) are both
 // rendered from them, so the two never tell the step differently.
 type stepFacts struct {
-	p       *schemas.StepParams // what the client sent
-	start   time.Time           // when the step began to run
-	turn    int                 // the step's turn, from 1
-	left    int                 // turns left after it
-	t       turnIn              // its calls, each with what it got and earned
-	last    *call               // the last call that ran; the turn's format error when none did
-	content string              // the observation: the last call's message, or every call's
+	p       schemas.StepParams // what the client sent (a copy: the caller's stays on its stack)
+	start   time.Time          // when the step began to run
+	turn    int                // the step's turn, from 1
+	left    int                // turns left after it
+	t       turnIn             // its calls, each with what it got and earned
+	last    *call              // the last call that ran; the turn's format error when none did
+	content string             // the observation: the last call's message, or every call's
 	reward  float64
 	comps   map[string]float64 // the turn's components, summed over its calls
 	outcome string             // how the episode ended; "" while it goes on

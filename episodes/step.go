@@ -48,7 +48,7 @@ func (s *session) step(ctx context.Context, p *schemas.StepParams) (schemas.Step
 // gathers into f the facts of the step that its reply and its record
 // both render.
 func (s *session) play(ctx context.Context, p *schemas.StepParams, f *stepFacts) error {
-	f.p, f.start, f.turn = p, s.deps.now(), s.turn()+1
+	f.p, f.start, f.turn = *p, s.deps.now(), s.turn()+1
 	f.t = s.readTurn(p.Action, f.turn)
 	if err := s.runCalls(ctx, &f.t); err != nil {
 		return err

@@ -66,8 +66,16 @@ func handleStep(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schema
 	if err != nil {
 		return nil, nil, rpcError(err)
 	}
-	queued := p // the call keeps a copy: p, whose address was taken, stays on the stack
-	return func(ctx context.Context) (any, error) { return d.m.StepQueued(ctx, st, queued) }, st.Abandon, nil
+	// The call keeps copies: p, whose address was taken, stays on the
+	// stack. Without a finish reason (most steps) it keeps less.
+	if p.FinishReason == "" {
+		action, usage := p.Action, p.Usage
+		return func(ctx context.Context) (any, error) {
+			return d.m.StepQueued(ctx, st, schemas.StepParams{Action: action, Usage: usage})
+		}, st.Abandon, nil
+	}
+	full := p
+	return func(ctx context.Context) (any, error) { return d.m.StepQueued(ctx, st, full) }, st.Abandon, nil
 }
 
 func handleClose(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {
