@@ -53,7 +53,7 @@ type turnIn struct {
 
 // readTurn reads an action as a turn: a parsed call, a text through the
 // episode's format, or a message's content and calls.
-func (s *Session) readTurn(a schemas.Action, turn int) turnIn {
+func (s *session) readTurn(a schemas.Action, turn int) turnIn {
 	switch {
 	case a.Message != nil:
 		return s.messageTurn(a.Message, turn)
@@ -65,7 +65,7 @@ func (s *Session) readTurn(a schemas.Action, turn int) turnIn {
 
 // messageTurn reads an assistant message: every call it holds, with the
 // id the model gave (call_<turn>_<i> when it gave none).
-func (s *Session) messageTurn(m *schemas.AssistantMessage, turn int) turnIn {
+func (s *session) messageTurn(m *schemas.AssistantMessage, turn int) turnIn {
 	t := turnIn{listed: true, record: true}
 	if m.Content != nil && *m.Content != "" {
 		t.content = m.Content
@@ -84,7 +84,7 @@ func (s *Session) messageTurn(m *schemas.AssistantMessage, turn int) turnIn {
 
 // textTurn reads a text with the episode's format: in hermes every call
 // block, in tags the first tag.
-func (s *Session) textTurn(text string, turn int) turnIn {
+func (s *session) textTurn(text string, turn int) turnIn {
 	pt, perr := tools.ParseTurn(s.format, text)
 	if perr != nil {
 		return turnIn{perr: perr}
@@ -116,25 +116,25 @@ func callID(given string, turn, i int) string {
 // runCalls runs the turn's calls in order: a call that could not be read
 // fails with its format error, and a call after a submit, or past the
 // server's bound, does not run.
-func (s *Session) runCalls(ctx context.Context, m *Manager, t *turnIn) error {
+func (s *session) runCalls(ctx context.Context, t *turnIn) error {
 	submitted := ""
 	for i := range t.calls {
 		c := &t.calls[i]
 		switch {
 		case submitted != "":
 			c.notRun("the submit of call " + submitted + ", earlier in this reply, ended the episode.")
-		case i >= m.cfg.MaxCallsPerTurn:
+		case i >= s.deps.maxCallsPerTurn:
 			c.notRun(fmt.Sprintf("a turn runs at most %d calls (the server's --max-calls-per-turn), and this reply holds %d.",
-				m.cfg.MaxCallsPerTurn, len(t.calls)))
+				s.deps.maxCallsPerTurn, len(t.calls)))
 		case c.perr != nil:
 			c.ran, c.kind, c.eff = true, reward.TurnFormatError, effect{err: c.perr}
 		default:
-			start := m.now()
-			kind, eff, err := s.run(ctx, m, c.c)
+			start := s.deps.now()
+			kind, eff, err := s.run(ctx, c.c)
 			if err != nil {
 				return err
 			}
-			c.ran, c.kind, c.eff, c.elapsed = true, kind, eff, schemas.Milliseconds(m.now().Sub(start))
+			c.ran, c.kind, c.eff, c.elapsed = true, kind, eff, schemas.Milliseconds(s.deps.now().Sub(start))
 			if eff.final != nil {
 				submitted = strconv.Quote(c.id)
 			}
@@ -162,7 +162,7 @@ func (t *turnIn) last() *call {
 // turn's final components (fin, nil while the episode goes on) with the
 // last of them; a turn with no call pays a format error. It returns the
 // turn's components, each summed over its calls, and its reward.
-func (s *Session) pay(t *turnIn, fin *reward.Final) (map[string]float64, float64) {
+func (s *session) pay(t *turnIn, fin *reward.Final) (map[string]float64, float64) {
 	last := t.last()
 	switch {
 	case last == nil:
@@ -195,14 +195,14 @@ func (s *Session) pay(t *turnIn, fin *reward.Final) (map[string]float64, float64
 // calls of a text, the turns left or why the episode ended). A turn with
 // no call gets its error so. It returns the observation: the one
 // content, or every call's in order.
-func (s *Session) messages(m *Manager, t *turnIn, outcome string, left int) string {
+func (s *session) messages(t *turnIn, outcome string, left int) string {
 	if len(t.calls) == 0 {
-		return s.observation(m, &effect{err: t.perr}, 0, outcome, left)
+		return s.observation(&effect{err: t.perr}, 0, outcome, left)
 	}
 	for i := range t.calls {
 		c := &t.calls[i]
 		if i == len(t.calls)-1 {
-			c.content = s.observation(m, &c.eff, t.extra, outcome, left)
+			c.content = s.observation(&c.eff, t.extra, outcome, left)
 			break
 		}
 		c.content = c.eff.content

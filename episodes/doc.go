@@ -1,10 +1,15 @@
-// Package episodes runs sqlgym episodes: the Session state machine of one
+// Package episodes runs sqlgym episodes: the session state machine of one
 // episode and the Manager that owns every live episode (limits, idle
 // expiry, resume from any socket), which records them through a
-// trajectory Writer. The wire's transport (JSON-RPC over WebSocket and
-// HTTP) is package episodes/rpc, which uses only the exported API here.
+// trajectory Writer. It speaks only its domain: its calls take and
+// return the schemas' params and results, and fail with errors of a
+// Kind (errors.go: NotFound, Ended, Busy, Capacity, InvalidArgument,
+// TaskNotFound, Internal) that each surface maps to its own codes. The
+// JSON-RPC protocol over WebSocket and HTTP is package episodes/rpc,
+// which uses only the exported API here and maps the kinds to JSON-RPC
+// error codes.
 //
 // Data flows one way: socket -> dispatcher (rpc) -> manager -> session ->
-// tool -> database, and back as an observation and a reward; every ended
-// episode is handed to the Recorder on the way out.
+// tool -> database, and back as an observation and a reward; every reset,
+// step and end is handed to the Recorder on the way out.
 package episodes

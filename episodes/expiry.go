@@ -33,7 +33,7 @@ func (m *Manager) Run(ctx context.Context) {
 // directly sweeps once, at a moment of the caller's choosing.
 func (m *Manager) Expire(ctx context.Context) {
 	cutoff := m.now().Add(-m.cfg.IdleTimeout).UnixNano()
-	var idle []*Session
+	var idle []*session
 	m.mu.Lock()
 	for _, s := range m.live {
 		if s.lastActive.Load() < cutoff && s.queue.closeIfIdle() {
@@ -54,7 +54,7 @@ func (m *Manager) Expire(ctx context.Context) {
 // unrecorded, and the others are still recorded.
 func (m *Manager) Shutdown(ctx context.Context) {
 	m.mu.Lock()
-	all := make([]*Session, 0, len(m.live))
+	all := make([]*session, 0, len(m.live))
 	for _, s := range m.live {
 		all = append(all, s)
 	}
@@ -65,7 +65,7 @@ func (m *Manager) Shutdown(ctx context.Context) {
 }
 
 // abandon ends s as abandoned once its queue is free, or logs why not.
-func (m *Manager) abandon(ctx context.Context, s *Session) {
+func (m *Manager) abandon(ctx context.Context, s *session) {
 	st, err := s.queue.enqueue(math.MaxInt)
 	if err != nil {
 		return // expired or closed meanwhile: recorded by whoever ended it

@@ -167,3 +167,12 @@ func (h *harness) recorded() []byte {
 	}
 	return b
 }
+
+// trajectory returns the trajectory Manager.Get finds for the episode.
+func (h *harness) trajectory(id string) (*schemas.Trajectory, error) {
+	s, err := h.mgr.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	return s.Trajectory()
+}

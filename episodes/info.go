@@ -30,7 +30,7 @@ const maxListLimit = 10000
 // of every dataset's in name order when no dataset is named.
 func (m *Manager) ListTasks(p schemas.TasksListParams) (*schemas.TasksListResult, error) {
 	if p.Offset < 0 || p.Limit < 0 || p.Limit > maxListLimit {
-		return nil, schemas.Errorf(schemas.CodeInvalidParams,
+		return nil, errorf(InvalidArgument,
 			"offset must be >= 0 and limit between 0 and %d (0 means 100)", maxListLimit)
 	}
 	if p.Limit == 0 {

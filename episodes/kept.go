@@ -2,7 +2,6 @@ package episodes
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"sync/atomic"
 
@@ -77,23 +76,23 @@ func resetBytes(prompt []schemas.Message, tags json.RawMessage) int64 {
 
 // admitBytes counts a new episode's bytes, or says which bound it would
 // pass: its own share (-32602) or what all live episodes keep (-32003).
-func (m *Manager) admitBytes(s *Session, n int64) error {
+func (m *Manager) admitBytes(s *session, n int64) error {
 	if n > m.cfg.MaxEpisodeBytes {
 		m.metrics.bytesRefused("episode")
-		return schemas.Errorf(schemas.CodeInvalidParams,
+		return errorf(InvalidArgument,
 			"the episode's prompt and tags take %d bytes, more than the server's --max-episode-bytes (%d)", n, m.cfg.MaxEpisodeBytes)
 	}
 	if !m.kept.take(n) {
 		m.metrics.bytesRefused("live")
-		return fmt.Errorf("%w: live episodes keep %d bytes and this one needs %d, past the server's --max-live-bytes (%d); "+
-			"close some or retry later", ErrCapacity, m.kept.used.Load(), n, m.cfg.MaxLiveBytes)
+		return stateErrorf(Capacity, "live episodes keep %d bytes and this one needs %d, past the server's --max-live-bytes (%d); "+
+			"close some or retry later", m.kept.used.Load(), n, m.cfg.MaxLiveBytes)
 	}
 	s.kept = n
 	return nil
 }
 
 // releaseBytes uncounts what an episode that is no longer live kept.
-func (m *Manager) releaseBytes(s *Session) {
+func (m *Manager) releaseBytes(s *session) {
 	m.kept.add(-s.kept)
 	s.kept = 0
 }
@@ -103,7 +102,7 @@ func (m *Manager) releaseBytes(s *Session) {
 // kept twice: in the step's observation and in its call's record) with
 // their records. A message holds its calls, a hermes text at most one per
 // <tool_call> it holds, a tags text one.
-func (m *Manager) stepRoom(s *Session, a schemas.Action) int64 {
+func (m *Manager) stepRoom(s *session, a schemas.Action) int64 {
 	calls := 1
 	switch {
 	case a.Message != nil:
@@ -126,29 +125,29 @@ const hermesCallOpen = "<tool_call>"
 // bound, before anything runs: the episode's share (-32602; the episode
 // stays usable for a shorter action) or what all live episodes keep
 // (-32003). The caller holds the episode's ticket.
-func (m *Manager) reserveStep(s *Session, a schemas.Action) (int64, error) {
+func (m *Manager) reserveStep(s *session, a schemas.Action) (int64, error) {
 	if s.isEnded() {
-		return 0, fmt.Errorf("%w: %s", ErrEnded, s.id)
+		return 0, stateErrorf(Ended, "%s", s.id)
 	}
 	n := m.stepRoom(s, a)
 	if s.kept+n > m.cfg.MaxEpisodeBytes {
 		m.metrics.bytesRefused("episode")
-		return 0, schemas.Errorf(schemas.CodeInvalidParams,
+		return 0, errorf(InvalidArgument,
 			"action: this step needs room for %d bytes (%d times its action, and its calls' observations) and the episode keeps %d "+
 				"of the server's --max-episode-bytes (%d); nothing was run or recorded: send a shorter action, or close the episode",
 			n, copiesKept(a), s.kept, m.cfg.MaxEpisodeBytes)
 	}
 	if !m.kept.take(n) {
 		m.metrics.bytesRefused("live")
-		return 0, fmt.Errorf("%w: live episodes keep %d bytes and this step needs room for %d, past the server's --max-live-bytes (%d); "+
-			"nothing was run or recorded: retry later", ErrCapacity, m.kept.used.Load(), n, m.cfg.MaxLiveBytes)
+		return 0, stateErrorf(Capacity, "live episodes keep %d bytes and this step needs room for %d, past the server's --max-live-bytes (%d); "+
+			"nothing was run or recorded: retry later", m.kept.used.Load(), n, m.cfg.MaxLiveBytes)
 	}
 	return n, nil
 }
 
 // settleStep turns a step's room into what the step added to its
 // episode (nothing when it recorded nothing).
-func (m *Manager) settleStep(s *Session, room int64) {
+func (m *Manager) settleStep(s *session, room int64) {
 	m.kept.add(s.added - room)
 	s.kept += s.added
 	s.added = 0

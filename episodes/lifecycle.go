@@ -2,9 +2,7 @@ package episodes
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 
 	"github.com/sqlgym/sqlgym/schemas"
@@ -13,14 +11,15 @@ import (
 // StepTicket is a step's place in its episode's queue, taken when the
 // request arrives so that steps of one episode run in arrival order.
 type StepTicket struct {
-	s *Session
+	s *session
 	t ticket
 }
 
-// Enqueue takes a place for a step of the episode. It fails with
-// episode-not-found, episode-ended or episode-busy at once.
+// Enqueue takes a place for a step of the episode, to be run with
+// StepQueued (or given up with Abandon). It fails at once with an error
+// of kind NotFound, Ended or Busy.
 func (m *Manager) Enqueue(episodeID string) (*StepTicket, error) {
-	s, err := m.session(episodeID)
+	s, err := m.find(episodeID)
 	if err != nil {
 		return nil, err
 	}
@@ -28,35 +27,39 @@ func (m *Manager) Enqueue(episodeID string) (*StepTicket, error) {
 	switch err {
 	case nil:
 		return &StepTicket{s: s, t: t}, nil
-	case ErrBusy:
-		return nil, fmt.Errorf("%w: episode %s already has %d steps waiting; wait for their replies",
-			ErrBusy, episodeID, m.cfg.StepQueue)
+	case Busy:
+		return nil, stateErrorf(Busy, "episode %s already has %d steps waiting; wait for their replies",
+			episodeID, m.cfg.StepQueue)
 	}
-	return nil, fmt.Errorf("%w: no live episode %q (it may have expired)", ErrNotFound, episodeID)
+	return nil, stateErrorf(NotFound, "no live episode %q (it may have expired)", episodeID)
 }
 
-// Step runs one action once its ticket's turn has come.
-func (m *Manager) Step(ctx context.Context, st *StepTicket, a schemas.Action) (*schemas.StepResult, error) {
-	return m.StepWith(ctx, st, a, nil)
+// Step runs one step of the episode p.EpisodeID: it takes the step's
+// place in the episode's queue and runs it once the steps before it have
+// run. p carries everything episode.step's params carry: the action, and
+// the usage and finish reason recorded with the step (the usage also
+// counted for the reward's length term). A step whose params are
+// malformed (CheckStepParams, CheckMessage) is an InvalidArgument, runs
+// nothing and costs no turn.
+func (m *Manager) Step(ctx context.Context, p schemas.StepParams) (*schemas.StepResult, error) {
+	st, err := m.Enqueue(p.EpisodeID)
+	if err != nil {
+		return nil, err
+	}
+	return m.StepQueued(ctx, st, p)
 }
 
-// StepWith is Step with the usage the client reported (nil for none),
-// recorded with the step and counted for the reward's length term.
-func (m *Manager) StepWith(ctx context.Context, st *StepTicket, a schemas.Action, usage *schemas.Usage) (*schemas.StepResult, error) {
-	return m.StepParams(ctx, st, schemas.StepParams{Action: a, Usage: usage})
-}
-
-// StepParams is Step with everything episode.step's params carry beside
-// the action (its EpisodeID is the ticket's): the usage and the finish
-// reason, recorded with the step. An action whose message is malformed
-// is a *schemas.Error of code CodeInvalidParams, and costs no turn.
-func (m *Manager) StepParams(ctx context.Context, st *StepTicket, p schemas.StepParams) (*schemas.StepResult, error) {
+// StepQueued is Step with its place in the queue already taken by
+// Enqueue (p.EpisodeID is then the ticket's): a transport takes the place
+// when the request arrives, so that steps of one episode run in the order
+// they arrived. It gives the place up however it ends.
+func (m *Manager) StepQueued(ctx context.Context, st *StepTicket, p schemas.StepParams) (*schemas.StepResult, error) {
 	if err := st.t.wait(ctx); err != nil {
 		return nil, err
 	}
 	defer st.t.release()
-	if e := CheckStepParams(&p); e != nil {
-		return nil, e
+	if err := CheckStepParams(&p); err != nil {
+		return nil, err
 	}
 	m.metrics.stepsRunning.Inc()
 	defer m.metrics.stepsRunning.Dec()
@@ -66,7 +69,7 @@ func (m *Manager) StepParams(ctx context.Context, st *StepTicket, p schemas.Step
 	if err != nil {
 		return nil, err
 	}
-	res, traj, err := st.s.step(ctx, m, &p)
+	res, traj, err := st.s.step(ctx, &p)
 	m.settleStep(st.s, room) // before finish gives the episode's bytes back
 	if traj != nil {
 		// The episode ended: it leaves the live set even when a write
@@ -85,7 +88,7 @@ func (m *Manager) StepParams(ctx context.Context, st *StepTicket, p schemas.Step
 // arrives, like a step's, so that a close sent before a step runs before
 // it. It returns nil when the episode is not live.
 func (m *Manager) EnqueueClose(id string) *StepTicket {
-	s, err := m.session(id)
+	s, err := m.find(id)
 	if err != nil {
 		return nil
 	}
@@ -103,8 +106,8 @@ func (m *Manager) Close(ctx context.Context, id string) (*schemas.CloseResult, e
 	return m.CloseQueued(ctx, id, m.EnqueueClose(id))
 }
 
-// CloseQueued is Close with its place in the queue already taken (nil:
-// the episode was not live).
+// CloseQueued is Close with its place in the queue already taken by
+// EnqueueClose (nil: the episode was not live).
 func (m *Manager) CloseQueued(ctx context.Context, id string, ct *StepTicket) (*schemas.CloseResult, error) {
 	if ct != nil {
 		if err := ct.t.wait(ctx); err != nil {
@@ -127,61 +130,9 @@ func (m *Manager) CloseQueued(ctx context.Context, id string, ct *StepTicket) (*
 // that ran before the server restarted, or ended longer ago than it
 // remembers, is in the trajectory store.
 func (m *Manager) notFound(id string) error {
-	return fmt.Errorf("%w: no live or recent episode %q; an episode that ended before this server started, "+
+	return stateErrorf(NotFound, "no live or recent episode %q; an episode that ended before this server started, "+
 		"or longer ago than --recent-episodes and --recent-bytes remember, is read from the trajectory store: %s",
-		ErrNotFound, id, m.cfg.TrajectoryStore)
-}
-
-// Get returns the trajectory of a live or recently ended episode.
-func (m *Manager) Get(id string) (*schemas.Trajectory, error) {
-	raw, t, err := m.get(id)
-	if err != nil || t != nil {
-		return t, err
-	}
-	t = new(schemas.Trajectory)
-	if err := json.Unmarshal(raw, t); err != nil {
-		return nil, fmt.Errorf("episode %s: read its kept trajectory: %w", id, err)
-	}
-	return t, nil
-}
-
-// GetJSON is Get's trajectory as JSON, as episode.get sends it. A
-// recently ended episode's is the encoding kept since its end, so it is
-// neither decoded nor encoded again.
-func (m *Manager) GetJSON(id string) (json.RawMessage, error) {
-	raw, t, err := m.get(id)
-	if err != nil || raw != nil {
-		return raw, err
-	}
-	return schemas.Marshal(t)
-}
-
-// get returns a live episode's trajectory, or a recently ended one's
-// JSON.
-func (m *Manager) get(id string) (json.RawMessage, *schemas.Trajectory, error) {
-	m.mu.Lock()
-	s, ok := m.live[id]
-	m.mu.Unlock()
-	if ok {
-		t := s.snapshot()
-		return nil, &t, nil
-	}
-	m.mu.Lock()
-	e := m.recent.get(id)
-	var enc []byte // never changed once kept: read after the lock
-	if e != nil {
-		enc = e.enc
-	}
-	m.mu.Unlock()
-	switch {
-	case e == nil:
-		return nil, nil, m.notFound(id)
-	case enc == nil:
-		return nil, nil, fmt.Errorf("%w: episode %s ended (%s) and its record is no longer held in memory "+
-			"(the server's --recent-episodes and --recent-bytes); read it from the trajectory store: %s",
-			ErrNotFound, id, e.summary.Outcome, m.cfg.TrajectoryStore)
-	}
-	return enc, nil, nil
+		id, m.cfg.TrajectoryStore)
 }
 
 // recentEntry returns what is remembered of an ended episode, or nil.

@@ -128,11 +128,12 @@ type Manager struct {
 	datasets map[string]*env.Dataset // read-only after New
 	names    []string                // dataset names, sorted
 	metrics  *Metrics
+	deps     *deps     // what every episode's steps use, shared by the sessions
 	specHash string    // reward.Hash of cfg.Reward, the spec of every episode that overrides none
 	kept     keptBytes // bytes live episodes keep, within cfg.MaxLiveBytes
 
 	mu     sync.Mutex          // guards live and recent
-	live   map[string]*Session // episodes that have not ended
+	live   map[string]*session // episodes that have not ended
 	recent *recentSet          // ended episodes, for episode.get
 }
 
@@ -142,9 +143,10 @@ func New(cfg Config) (*Manager, error) {
 	if len(cfg.Datasets) == 0 {
 		return nil, fmt.Errorf("new manager: no dataset")
 	}
-	m := &Manager{cfg: cfg, datasets: map[string]*env.Dataset{}, live: map[string]*Session{},
+	m := &Manager{cfg: cfg, datasets: map[string]*env.Dataset{}, live: map[string]*session{},
 		recent: newRecentSet(cfg.RecentEpisodes, cfg.RecentBytes), metrics: NewMetrics(),
 		specHash: reward.Hash(cfg.Reward), kept: keptBytes{max: cfg.MaxLiveBytes}}
+	m.deps = newDeps(&m.cfg, m.metrics)
 	m.metrics.watchKept(m.kept.used.Load)
 	if err := checkDatasetTools(cfg); err != nil {
 		return nil, err
@@ -175,20 +177,20 @@ func (m *Manager) Metrics() *Metrics { return m.metrics }
 func (m *Manager) now() time.Time { return m.cfg.Now() }
 
 // session returns the live episode with the given id.
-func (m *Manager) session(id string) (*Session, error) {
+func (m *Manager) find(id string) (*session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if s, ok := m.live[id]; ok {
 		return s, nil
 	}
 	if m.recent.get(id) != nil {
-		return nil, fmt.Errorf("%w: %s", ErrEnded, id)
+		return nil, stateErrorf(Ended, "%s", id)
 	}
-	return nil, fmt.Errorf("%w: no live episode %q (it may have expired)", ErrNotFound, id)
+	return nil, stateErrorf(NotFound, "no live episode %q (it may have expired)", id)
 }
 
 // finish moves an ended episode from live to recent, records it and logs it.
-func (m *Manager) finish(ctx context.Context, s *Session, t *schemas.Trajectory) error {
+func (m *Manager) finish(ctx context.Context, s *session, t *schemas.Trajectory) error {
 	var enc []byte
 	if m.recent.maxBytes > 0 { // read-only after New; the encoding runs outside m.mu
 		var err error
@@ -211,19 +213,10 @@ func (m *Manager) finish(ctx context.Context, s *Session, t *schemas.Trajectory)
 		zap.String("outcome", t.Outcome), zap.Float64("reward", t.TotalReward),
 		zap.Int("turns", len(t.Steps)), zap.Duration("duration", t.EndedAt.Sub(t.StartedAt)))
 	if err := m.cfg.Recorder.End(ctx, t); err != nil {
-		return m.recordFailed(t.EpisodeID, "end", err)
+		return m.deps.recordFailed(t.EpisodeID, "end", err)
 	}
 	m.metrics.written()
 	return nil
-}
-
-// recordFailed counts and logs a failed trajectory write, and returns the
-// error the client gets: a write that fails is never silent.
-func (m *Manager) recordFailed(episodeID, event string, err error) error {
-	m.metrics.writeFailed()
-	m.cfg.Logger.Error("trajectory not recorded", zap.String("episode", episodeID),
-		zap.String("event", event), zap.Error(err))
-	return fmt.Errorf("record episode %s (%s): %w", episodeID, event, err)
 }
 
 func newEpisodeID() string {

@@ -13,33 +13,33 @@ import (
 // object or null, no two calls with the same id, and at most
 // MaxMessageCalls calls. What the model put in a call (a tool that does
 // not exist, arguments that are not JSON) is not checked here: that
-// call fails, as an observation. The error is of code CodeInvalidParams.
-func CheckMessage(a *schemas.Action) *schemas.Error {
+// call fails, as an observation. The error is of kind InvalidArgument.
+func CheckMessage(a *schemas.Action) error {
 	m := a.Message
 	switch {
 	case a.Tool != "" || a.Text != nil || len(a.Arguments) > 0:
-		return schemas.Errorf(schemas.CodeInvalidParams, "action: give exactly one of tool (with arguments), text or message, not both")
+		return errorf(InvalidArgument, "action: give exactly one of tool (with arguments), text or message, not both")
 	case m.Role != "assistant":
-		return schemas.Errorf(schemas.CodeInvalidParams, `action.message.role must be "assistant", got %q`, m.Role)
+		return errorf(InvalidArgument, `action.message.role must be "assistant", got %q`, m.Role)
 	case len(m.ToolCalls) > MaxMessageCalls:
-		return schemas.Errorf(schemas.CodeInvalidParams, "action.message.tool_calls holds %d calls; a message may hold at most %d",
+		return errorf(InvalidArgument, "action.message.tool_calls holds %d calls; a message may hold at most %d",
 			len(m.ToolCalls), MaxMessageCalls)
 	}
 	seen := make(map[string]int, len(m.ToolCalls))
 	for i, tc := range m.ToolCalls {
 		where := fmt.Sprintf("action.message.tool_calls[%d]", i)
 		if tc.Type != "" && tc.Type != "function" {
-			return schemas.Errorf(schemas.CodeInvalidParams, `%s.type must be "function", got %q`, where, tc.Type)
+			return errorf(InvalidArgument, `%s.type must be "function", got %q`, where, tc.Type)
 		}
 		if args := bytes.TrimSpace(tc.Function.Arguments); len(args) > 0 && args[0] != '"' && args[0] != '{' && !bytes.Equal(args, []byte("null")) {
-			return schemas.Errorf(schemas.CodeInvalidParams,
+			return errorf(InvalidArgument,
 				"%s.function.arguments must be a JSON string (the OpenAI shape), an object or null", where)
 		}
 		if tc.ID == "" {
 			continue
 		}
 		if j, ok := seen[tc.ID]; ok {
-			return schemas.Errorf(schemas.CodeInvalidParams, "%s.id %q is tool_calls[%d]'s too: each call needs an id of its own", where, tc.ID, j)
+			return errorf(InvalidArgument, "%s.id %q is tool_calls[%d]'s too: each call needs an id of its own", where, tc.ID, j)
 		}
 		seen[tc.ID] = i
 	}

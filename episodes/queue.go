@@ -36,10 +36,10 @@ func (q *stepQueue) enqueue(limit int) (ticket, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.closed {
-		return ticket{}, ErrNotFound
+		return ticket{}, NotFound
 	}
 	if q.pending > limit { // pending counts the running step too
-		return ticket{}, ErrBusy
+		return ticket{}, Busy
 	}
 	t := ticket{q: q, prev: q.tail, done: make(chan struct{})}
 	q.tail = t.done

@@ -69,7 +69,7 @@ func TestRecordedFieldByField(t *testing.T) {
 			t.Fatalf("episode %s read back as %+v", id, r)
 		}
 		// The manager keeps an ended trajectory encoded; Get decodes it.
-		kept, err := h.mgr.Get(id)
+		kept, err := h.trajectory(id)
 		if err != nil {
 			t.Fatal(err)
 		}

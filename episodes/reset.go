@@ -28,7 +28,7 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 	}
 	spec, err := reward.Resolve(m.cfg.Reward, p.Reward)
 	if err != nil {
-		return nil, schemas.Errorf(schemas.CodeInvalidParams, "reward: %v", err)
+		return nil, errorf(InvalidArgument, "reward: %v", err)
 	}
 	hash := m.specHash
 	if len(p.Reward) > 0 {
@@ -49,11 +49,8 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 	if m.cfg.PromptDescriptions && p.Descriptions == nil || p.Descriptions != nil && *p.Descriptions {
 		prompt = tools.WithNotes(prompt, ds.Notes[task.DBID])
 	}
-	s := newSession(newEpisodeID(), task, ds, db, specOf{spec, hash}, format, maxTurns, prompt, p.Tags, m.cfg.Version, m.now())
-	s.tools, s.ds = set, ds
-	if !set.IsDefault() {
-		s.traj.Tools = set.Names()
-	}
+	s := newSession(m.deps, newEpisodeID(), episodeSpec{task: task, ds: ds, db: db, reward: specOf{spec, hash},
+		format: format, maxTurns: maxTurns, tools: set, prompt: prompt, tags: p.Tags})
 	if err := m.admitBytes(s, resetBytes(prompt, p.Tags)); err != nil {
 		return nil, err
 	}
@@ -67,7 +64,7 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 		delete(m.live, s.id)
 		m.mu.Unlock()
 		m.releaseBytes(s)
-		return nil, m.recordFailed(s.id, "begin", err)
+		return nil, m.deps.recordFailed(s.id, "begin", err)
 	}
 	m.mu.Lock()
 	m.metrics.started(len(m.live)) // under m.mu, so the live count set last is the latest
@@ -89,12 +86,12 @@ func (m *Manager) openFailed(ctx context.Context, ds *env.Dataset, task *env.Tas
 }
 
 // admit makes s live, unless the server is at capacity.
-func (m *Manager) admit(s *Session) error {
+func (m *Manager) admit(s *session) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.live) >= m.cfg.MaxEpisodes {
-		return fmt.Errorf("%w: %d live episodes (the server's --max-episodes); close some or retry later",
-			ErrCapacity, len(m.live))
+		return stateErrorf(Capacity, "%d live episodes (the server's --max-episodes); close some or retry later",
+			len(m.live))
 	}
 	m.live[s.id] = s
 	return nil
@@ -107,16 +104,16 @@ func (m *Manager) pickTask(p schemas.ResetParams) (*env.Task, *env.Dataset, erro
 		name, _, _ := strings.Cut(p.TaskID, "/")
 		ds, ok := m.datasets[name]
 		if p.Dataset != "" && p.Dataset != name {
-			return nil, nil, schemas.Errorf(schemas.CodeInvalidParams,
+			return nil, nil, errorf(InvalidArgument,
 				"task_id %q is not in dataset %q", p.TaskID, p.Dataset)
 		}
 		if !ok {
-			return nil, nil, schemas.Errorf(schemas.CodeTaskNotFound, "no task %q: no dataset %q (datasets: %s)",
+			return nil, nil, errorf(TaskNotFound, "no task %q: no dataset %q (datasets: %s)",
 				p.TaskID, name, strings.Join(m.names, ", "))
 		}
 		t, ok := ds.Task(p.TaskID)
 		if !ok {
-			return nil, nil, schemas.Errorf(schemas.CodeTaskNotFound, "no task %q in dataset %q", p.TaskID, name)
+			return nil, nil, errorf(TaskNotFound, "no task %q in dataset %q", p.TaskID, name)
 		}
 		return t, ds, nil
 	}
@@ -138,7 +135,7 @@ func (m *Manager) dataset(name string) (*env.Dataset, error) {
 	}
 	ds, ok := m.datasets[name]
 	if !ok {
-		return nil, schemas.Errorf(schemas.CodeTaskNotFound, "no dataset %q (datasets: %s)",
+		return nil, errorf(TaskNotFound, "no dataset %q (datasets: %s)",
 			name, strings.Join(m.names, ", "))
 	}
 	return ds, nil
@@ -149,7 +146,7 @@ func (m *Manager) episodeShape(p schemas.ResetParams) (int, string, error) {
 	maxTurns := m.cfg.MaxTurns
 	if p.MaxTurns != nil {
 		if *p.MaxTurns < 1 || *p.MaxTurns > m.cfg.MaxTurnsLimit {
-			return 0, "", schemas.Errorf(schemas.CodeInvalidParams,
+			return 0, "", errorf(InvalidArgument,
 				"max_turns must be between 1 and %d, got %d", m.cfg.MaxTurnsLimit, *p.MaxTurns)
 		}
 		maxTurns = *p.MaxTurns
@@ -157,7 +154,7 @@ func (m *Manager) episodeShape(p schemas.ResetParams) (int, string, error) {
 	format := schemas.FormatHermes
 	if p.ActionFormat != "" {
 		if !tools.ValidFormat(p.ActionFormat) {
-			return 0, "", schemas.Errorf(schemas.CodeInvalidParams,
+			return 0, "", errorf(InvalidArgument,
 				"action_format must be %q or %q, got %q", schemas.FormatHermes, schemas.FormatTags, p.ActionFormat)
 		}
 		format = p.ActionFormat
@@ -169,14 +166,14 @@ func (m *Manager) episodeShape(p schemas.ResetParams) (int, string, error) {
 // server's --max-tags-bytes: they are kept with the episode in memory.
 func (m *Manager) checkTags(tags json.RawMessage) error {
 	if len(tags) > m.cfg.MaxTagsBytes {
-		return schemas.Errorf(schemas.CodeInvalidParams, "tags: %d bytes, at most %d (the server's --max-tags-bytes)",
+		return errorf(InvalidArgument, "tags: %d bytes, at most %d (the server's --max-tags-bytes)",
 			len(tags), m.cfg.MaxTagsBytes)
 	}
 	if len(tags) > 0 && !isJSONObject(tags) {
-		return schemas.Errorf(schemas.CodeInvalidParams, "tags must be a JSON object")
+		return errorf(InvalidArgument, "tags must be a JSON object")
 	}
 	if d := jsonDepth(tags); d > MaxTagsDepth {
-		return schemas.Errorf(schemas.CodeInvalidParams,
+		return errorf(InvalidArgument,
 			"tags: nested %d deep, at most %d (objects and arrays within one another, the tags object included)", d, MaxTagsDepth)
 	}
 	return nil

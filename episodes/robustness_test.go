@@ -89,7 +89,7 @@ func TestShutdownRecordsEveryEpisode(t *testing.T) {
 	defer cancel()
 	h.mgr.Shutdown(ctx)
 	for _, id := range others {
-		if g, err := h.mgr.Get(id); err != nil || g.Outcome != schemas.OutcomeAbandoned {
+		if g, err := h.trajectory(id); err != nil || g.Outcome != schemas.OutcomeAbandoned {
 			t.Errorf("%s after Shutdown: %v, %v; want abandoned", id, outcomeOrNil(g), err)
 		}
 	}
@@ -164,7 +164,7 @@ func TestCloseRunsBeforeAStepSentAfterIt(t *testing.T) {
 				t.Fatalf("a submit sent after episode.close ran: %s", b)
 			}
 		}
-		if g, err := h.mgr.Get(ep.EpisodeID); err != nil || g.Outcome != schemas.OutcomeNoSubmit {
+		if g, err := h.trajectory(ep.EpisodeID); err != nil || g.Outcome != schemas.OutcomeNoSubmit {
 			t.Fatalf("episode recorded as %v, %v; want no_submit", outcomeOrNil(g), err)
 		}
 	}
@@ -213,7 +213,7 @@ func TestIdleClockStartsWhenAStepEnds(t *testing.T) {
 	live(t, h, ep.EpisodeID, "just short of the idle timeout after its step ended")
 	clock.advance(2 * time.Nanosecond)
 	h.mgr.Expire(ctx)
-	if g, err := h.mgr.Get(ep.EpisodeID); err != nil || g.Outcome != schemas.OutcomeAbandoned {
+	if g, err := h.trajectory(ep.EpisodeID); err != nil || g.Outcome != schemas.OutcomeAbandoned {
 		t.Fatalf("episode idle past the timeout after its step ended: %v, %v; want abandoned", outcomeOrNil(g), err)
 	}
 }
@@ -221,7 +221,7 @@ func TestIdleClockStartsWhenAStepEnds(t *testing.T) {
 // live fails the test unless the episode is still live.
 func live(t *testing.T, h *harness, id, when string) {
 	t.Helper()
-	if g, err := h.mgr.Get(id); err != nil || g.Outcome != "" {
+	if g, err := h.trajectory(id); err != nil || g.Outcome != "" {
 		t.Fatalf("episode ended %s: %v, %v; want live", when, outcomeOrNil(g), err)
 	}
 }

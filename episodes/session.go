@@ -13,20 +13,21 @@ import (
 	"github.com/sqlgym/sqlgym/tools"
 )
 
-// Session is one episode: its task, its database, its reward ledger and the
-// trajectory so far. Its steps run one at a time through its queue.
-type Session struct {
+// session is one episode: its task, its database, its reward ledger and
+// the trajectory so far. Its steps run one at a time through its queue.
+type session struct {
 	id       string
+	deps     *deps // what every episode's steps use
 	task     *env.Task
+	ds       *env.Dataset // the task's dataset
 	db       env.DB
 	dialect  env.Dialect // the dataset's, which db speaks
 	dbKey    string      // dataset/db_id, the judge's cache key
 	maxTurns int
 	format   string
 	spec     schemas.RewardSpec
+	tools    tools.Set // the tools offered
 	queue    *stepQueue
-	tools    tools.Set    // the tools offered; set by Reset
-	ds       *env.Dataset // the task's dataset; set by Reset
 
 	lastActive atomic.Int64 // unix nanoseconds of the last step's end
 
@@ -49,29 +50,44 @@ type specOf struct {
 	hash string
 }
 
-// newSession builds the episode's state; its trajectory starts empty.
-func newSession(id string, task *env.Task, ds *env.Dataset, db env.DB, rs specOf,
-	format string, maxTurns int, prompt []schemas.Message, tags json.RawMessage, version string, now time.Time) *Session {
-	s := &Session{
-		id: id, task: task, db: db, dialect: ds.Dialect, dbKey: ds.DBKey(task.DBID),
-		maxTurns: maxTurns, format: format, spec: rs.spec, queue: newStepQueue(),
-		ledger: reward.NewLedger(rs.spec), seen: map[string]bool{},
+// episodeSpec is what a reset decided of a new episode.
+type episodeSpec struct {
+	task     *env.Task
+	ds       *env.Dataset
+	db       env.DB
+	reward   specOf
+	format   string
+	maxTurns int
+	tools    tools.Set
+	prompt   []schemas.Message
+	tags     json.RawMessage
+}
+
+// newSession builds the episode whole, from its spec and the
+// dependencies every episode shares; its trajectory starts empty, at
+// d's now.
+func newSession(d *deps, id string, e episodeSpec) *session {
+	now := d.now()
+	s := &session{
+		id: id, deps: d, task: e.task, ds: e.ds, db: e.db, dialect: e.ds.Dialect, dbKey: e.ds.DBKey(e.task.DBID),
+		maxTurns: e.maxTurns, format: e.format, spec: e.reward.spec, tools: e.tools, queue: newStepQueue(),
+		ledger: reward.NewLedger(e.reward.spec), seen: map[string]bool{},
 	}
 	s.traj = schemas.Trajectory{
-		EpisodeID: id, Task: task.View(ds.Dialect), Tags: tags,
-		RewardSpec: rs.spec, RewardSpecHash: rs.hash, ActionFormat: format,
-		MaxTurns: maxTurns, Messages: prompt, StartedAt: now, Steps: []schemas.StepRecord{},
-		ServerVersion: version,
+		EpisodeID: id, Task: e.task.View(e.ds.Dialect), Tags: e.tags,
+		RewardSpec: e.reward.spec, RewardSpecHash: e.reward.hash, ActionFormat: e.format,
+		MaxTurns: e.maxTurns, Messages: e.prompt, StartedAt: now, Steps: []schemas.StepRecord{},
+		ServerVersion: d.version,
+	}
+	if !e.tools.IsDefault() {
+		s.traj.Tools = e.tools.Names()
 	}
 	s.lastActive.Store(now.UnixNano())
 	return s
 }
 
-// ID returns the episode id.
-func (s *Session) ID() string { return s.id }
-
 // turn returns how many steps the episode has taken.
-func (s *Session) turn() int {
+func (s *session) turn() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.traj.Steps)
@@ -79,7 +95,7 @@ func (s *Session) turn() int {
 
 // addTokens counts a step's reported completion tokens and returns the
 // episode's total so far.
-func (s *Session) addTokens(u *schemas.Usage) int {
+func (s *session) addTokens(u *schemas.Usage) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.tokens = reward.AddTokens(s.tokens, u)
@@ -87,7 +103,7 @@ func (s *Session) addTokens(u *schemas.Usage) int {
 }
 
 // isEnded reports whether the episode has ended.
-func (s *Session) isEnded() bool {
+func (s *session) isEnded() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.ended
@@ -101,7 +117,7 @@ const firstSteps = 8
 // not empty. It returns the record as the trajectory holds it (no one
 // changes a recorded step, so it may be read without the lock), and the
 // trajectory's copy when the episode ended.
-func (s *Session) appendStep(rec schemas.StepRecord, outcome string, now time.Time) (*schemas.StepRecord, *schemas.Trajectory) {
+func (s *session) appendStep(rec schemas.StepRecord, outcome string, now time.Time) (*schemas.StepRecord, *schemas.Trajectory) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if cap(s.traj.Steps) == 0 {
@@ -119,7 +135,7 @@ func (s *Session) appendStep(rec schemas.StepRecord, outcome string, now time.Ti
 
 // end ends an episode that has not ended yet, with outcome and the final
 // component the ledger pays for it; nil if it had already ended.
-func (s *Session) end(outcome string, now time.Time) *schemas.Trajectory {
+func (s *session) end(outcome string, now time.Time) *schemas.Trajectory {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended {
@@ -130,7 +146,7 @@ func (s *Session) end(outcome string, now time.Time) *schemas.Trajectory {
 	return s.endLocked(outcome, now)
 }
 
-func (s *Session) endLocked(outcome string, now time.Time) *schemas.Trajectory {
+func (s *session) endLocked(outcome string, now time.Time) *schemas.Trajectory {
 	s.ended = true
 	s.traj.Outcome = outcome
 	s.traj.EndedAt = &now
@@ -142,13 +158,13 @@ func (s *Session) endLocked(outcome string, now time.Time) *schemas.Trajectory {
 // snapshot returns a copy of the trajectory so far. Its steps share the
 // session's: recorded steps never change, and later steps are written
 // past the end of the copy's steps, which cannot grow into them.
-func (s *Session) snapshot() schemas.Trajectory {
+func (s *session) snapshot() schemas.Trajectory {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.snapshotLocked()
 }
 
-func (s *Session) snapshotLocked() schemas.Trajectory {
+func (s *session) snapshotLocked() schemas.Trajectory {
 	t := s.traj
 	t.Steps = slices.Clip(s.traj.Steps) // [] on the wire, never null: newSession sets it
 	return t

@@ -1,6 +1,9 @@
 package episodes_test
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
@@ -26,7 +29,7 @@ func TestSnapshotKeepsItsSteps(t *testing.T) {
 				return
 			default:
 			}
-			if tr, err := h.mgr.Get(r.EpisodeID); err == nil {
+			if tr, err := h.trajectory(r.EpisodeID); err == nil {
 				for i := range tr.Steps {
 					_ = tr.Steps[i].Observation
 				}
@@ -36,7 +39,7 @@ func TestSnapshotKeepsItsSteps(t *testing.T) {
 	var taken []*schemas.Trajectory
 	for i := range turns - 1 {
 		step(t, c, r.EpisodeID, execSQL(fmt.Sprintf("SELECT %d", i)))
-		tr, err := h.mgr.Get(r.EpisodeID)
+		tr, err := h.trajectory(r.EpisodeID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,8 +58,46 @@ func TestSnapshotKeepsItsSteps(t *testing.T) {
 			}
 		}
 	}
-	final, err := h.mgr.Get(r.EpisodeID)
+	final, err := h.trajectory(r.EpisodeID)
 	if err != nil || len(final.Steps) != turns || final.Steps[turns-1].Outcome != schemas.OutcomeCorrect {
 		t.Fatalf("ended trajectory: %v, %+v", err, final)
+	}
+}
+
+// TestSnapshotRendersBothWays: what Manager.Get found gives the
+// trajectory as a struct and as the very bytes episode.get sends, for a
+// live episode and for an ended one (kept encoded since its end).
+func TestSnapshotRendersBothWays(t *testing.T) {
+	h := newHarness(t, options{})
+	c := h.dial()
+	ctx := context.Background()
+	r := reset(t, c, schemas.ResetParams{TaskID: "t/count"})
+	step(t, c, r.EpisodeID, execSQL("SELECT 1"))
+	for _, when := range []string{"live", "ended"} {
+		if when == "ended" {
+			step(t, c, r.EpisodeID, submitSQL("SELECT count(*) FROM items"))
+		}
+		s, err := h.mgr.Get(r.EpisodeID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := s.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sent json.RawMessage
+		if err := c.Call(ctx, schemas.MethodEpisodeGet, map[string]string{"episode_id": r.EpisodeID}, &sent); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(raw, sent) {
+			t.Errorf("%s: JSON gives\n%s\nepisode.get sends\n%s", when, raw, sent)
+		}
+		tr, err := s.Trajectory()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if enc, _ := schemas.Marshal(tr); !bytes.Equal(enc, raw) || (tr.EndedAt != nil) != (when == "ended") {
+			t.Errorf("%s: Trajectory encodes as\n%s\nwant\n%s", when, enc, raw)
+		}
 	}
 }

@@ -22,73 +22,62 @@ type effect struct {
 // step runs one action of the episode: every call it holds, in order.
 // The caller holds the episode's ticket. It returns the step's reply and,
 // when the step ended the episode, the finished trajectory.
-func (s *Session) step(ctx context.Context, m *Manager, p *schemas.StepParams) (schemas.StepResult, *schemas.Trajectory, error) {
+func (s *session) step(ctx context.Context, p *schemas.StepParams) (schemas.StepResult, *schemas.Trajectory, error) {
 	if s.isEnded() {
-		return schemas.StepResult{}, nil, fmt.Errorf("%w: %s", ErrEnded, s.id)
+		return schemas.StepResult{}, nil, stateErrorf(Ended, "%s", s.id)
 	}
 	if p.Action.Message != nil {
-		if e := CheckMessage(&p.Action); e != nil {
-			return schemas.StepResult{}, nil, e
+		if err := CheckMessage(&p.Action); err != nil {
+			return schemas.StepResult{}, nil, err
 		}
 	}
-	start, turn := m.now(), s.turn()+1
-	t := s.readTurn(p.Action, turn)
-	if err := s.runCalls(ctx, m, &t); err != nil {
+	var f stepFacts
+	if err := s.play(ctx, p, &f); err != nil {
 		return schemas.StepResult{}, nil, err
 	}
-	last := t.last()
-	if last == nil {
-		last = &call{eff: effect{err: t.perr}}
+	now := s.deps.now()
+	held, ended := s.appendStep(f.record(now), f.outcome, now)
+	res := f.result()
+	if err := s.deps.recorder.Step(ctx, s.id, held); err != nil {
+		return res, ended, s.deps.recordFailed(s.id, "step", err)
 	}
-	outcome, fin := "", last.eff.final
+	return res, ended, nil
+}
+
+// play runs the step's calls, pays them and writes their messages: it
+// gathers into f the facts of the step that its reply and its record
+// both render.
+func (s *session) play(ctx context.Context, p *schemas.StepParams, f *stepFacts) error {
+	f.p, f.start, f.turn = *p, s.deps.now(), s.turn()+1
+	f.t = s.readTurn(p.Action, f.turn)
+	if err := s.runCalls(ctx, &f.t); err != nil {
+		return err
+	}
+	f.last = f.t.last()
+	if f.last == nil {
+		f.last = &call{eff: effect{err: f.t.perr}}
+	}
+	fin := f.last.eff.final
 	if fin != nil {
-		outcome = fin.Outcome
-	} else if turn >= s.maxTurns {
-		outcome = schemas.OutcomeNoSubmit
-		fin = &reward.Final{Outcome: outcome}
+		f.outcome = fin.Outcome
+	} else if f.turn >= s.maxTurns {
+		f.outcome = schemas.OutcomeNoSubmit
+		fin = &reward.Final{Outcome: f.outcome}
 	}
 	tokens := s.addTokens(p.Usage)
 	if fin != nil {
 		fin.CompletionTokens = tokens
 	}
-	comps, r := s.pay(&t, fin)
-	left := s.maxTurns - turn
-	content := s.messages(m, &t, outcome, left)
-	res := schemas.StepResult{
-		Observation: schemas.Observation{Role: "tool", Name: last.c.Name, Content: content},
-		Reward:      r,
-		Terminated:  outcome != "" && outcome != schemas.OutcomeNoSubmit,
-		Truncated:   outcome == schemas.OutcomeNoSubmit,
-		Info: schemas.StepInfo{Turn: turn, TurnsLeft: left, Tool: last.c.Name, Error: last.eff.err,
-			Result: last.eff.result, RewardComponents: comps, Outcome: outcome},
-	}
-	if t.listed && len(t.calls) > 0 {
-		res.Observations, res.Info.Calls = t.toolMessages(), t.infos()
-	}
-	now := m.now()
-	rec := schemas.StepRecord{
-		Turn: turn, Action: p.Action, Tool: last.c.Name, Arguments: last.c.Arguments, Usage: p.Usage,
-		Observation: content, Error: last.eff.err, ResultMeta: last.eff.meta, Reward: r,
-		RewardComponents: comps, Outcome: outcome, ElapsedMS: schemas.Milliseconds(now.Sub(start)), At: now,
-		Content: t.content, FinishReason: p.FinishReason,
-	}
-	if t.record {
-		rec.Calls = t.records()
-		if last.ran && last.perr == nil {
-			rec.Arguments = decodedArgs(last.c.Arguments)
-		}
-	}
-	held, ended := s.appendStep(rec, outcome, now)
-	if err := m.cfg.Recorder.Step(ctx, s.id, held); err != nil {
-		return res, ended, m.recordFailed(s.id, "step", err)
-	}
-	return res, ended, nil
+	f.comps, f.reward = s.pay(&f.t, fin)
+	f.left = s.maxTurns - f.turn
+	f.content = s.messages(&f.t, f.outcome, f.left)
+	return nil
 }
 
 // observation is the text the model sees after a call: its content (or
 // its error), a note on ignored calls, and the turns left or why the
 // episode ended.
-func (s *Session) observation(m *Manager, eff *effect, extra int, outcome string, left int) string {
+func (s *session) observation(eff *effect, extra int, outcome string, left int) string {
 	content := eff.content
 	if eff.err != nil && content == "" {
 		content = "Error: " + eff.err.Message
@@ -98,7 +87,7 @@ func (s *Session) observation(m *Manager, eff *effect, extra int, outcome string
 	}
 	switch outcome {
 	case "":
-		return m.cfg.Runner.TurnsLeft(content, left)
+		return s.deps.runner.TurnsLeft(content, left)
 	case schemas.OutcomeNoSubmit:
 		return content + "\nNo turns left: the episode ended without a submission."
 	}
@@ -106,7 +95,7 @@ func (s *Session) observation(m *Manager, eff *effect, extra int, outcome string
 }
 
 // run decodes and runs one call, and says what kind of turn it was.
-func (s *Session) run(ctx context.Context, m *Manager, call tools.Call) (reward.Turn, effect, error) {
+func (s *session) run(ctx context.Context, call tools.Call) (reward.Turn, effect, error) {
 	inv, terr := s.tools.Decode(call)
 	if terr != nil {
 		// An unknown tool or arguments that do not fit its schema: the
@@ -117,10 +106,10 @@ func (s *Session) run(ctx context.Context, m *Manager, call tools.Call) (reward.
 	repeat := s.seen[key]
 	s.seen[key] = true
 	target := tools.Target{DB: s.db, Dialect: s.dialect, Dataset: s.ds, DBID: s.task.DBID}
-	res, err := m.cfg.Runner.Run(ctx, target, inv)
+	res, err := s.deps.runner.Run(ctx, target, inv)
 	var eff effect
 	if err == nil && res.Submitted != nil {
-		eff, err = s.submit(ctx, m, *res.Submitted)
+		eff, err = s.submit(ctx, *res.Submitted)
 	} else {
 		eff = fromResult(res)
 	}
@@ -136,8 +125,8 @@ func (s *Session) run(ctx context.Context, m *Manager, call tools.Call) (reward.
 }
 
 // submit scores the submitted SQL against the gold.
-func (s *Session) submit(ctx context.Context, m *Manager, sql string) (effect, error) {
-	v, err := m.cfg.Judge.Judge(ctx, s.db, s.dbKey, s.task, sql, s.spec)
+func (s *session) submit(ctx context.Context, sql string) (effect, error) {
+	v, err := s.deps.judge.Judge(ctx, s.db, s.dbKey, s.task, sql, s.spec)
 	if err != nil {
 		return effect{}, fmt.Errorf("judge %s: %w", s.task.ID, err)
 	}

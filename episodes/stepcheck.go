@@ -6,16 +6,16 @@ import "github.com/sqlgym/sqlgym/schemas"
 // against the protocol's bounds: each from 0 to schemas.MaxCompletionTokens.
 // Every way into an episode's step checks them with it: a Manager's step
 // (in process, as sqlgym rollout plays) and a client of the server alike.
-func CheckUsage(u *schemas.Usage) *schemas.Error {
+func CheckUsage(u *schemas.Usage) error {
 	if u == nil {
 		return nil
 	}
 	if u.CompletionTokens < 0 || u.CompletionTokens > schemas.MaxCompletionTokens {
-		return schemas.Errorf(schemas.CodeInvalidParams, "usage.completion_tokens must be from 0 to %d, got %d",
+		return errorf(InvalidArgument, "usage.completion_tokens must be from 0 to %d, got %d",
 			schemas.MaxCompletionTokens, u.CompletionTokens)
 	}
 	if u.PromptTokens < 0 || u.PromptTokens > schemas.MaxCompletionTokens {
-		return schemas.Errorf(schemas.CodeInvalidParams, "usage.prompt_tokens must be from 0 to %d, got %d",
+		return errorf(InvalidArgument, "usage.prompt_tokens must be from 0 to %d, got %d",
 			schemas.MaxCompletionTokens, u.PromptTokens)
 	}
 	return nil
@@ -24,12 +24,12 @@ func CheckUsage(u *schemas.Usage) *schemas.Error {
 // CheckStepParams checks what a step's params carry beside the action:
 // the usage (CheckUsage) and the finish reason's length. A step that
 // fails it runs nothing and costs no turn.
-func CheckStepParams(p *schemas.StepParams) *schemas.Error {
+func CheckStepParams(p *schemas.StepParams) error {
 	if e := CheckUsage(p.Usage); e != nil {
 		return e
 	}
 	if len(p.FinishReason) > schemas.MaxFinishReasonBytes {
-		return schemas.Errorf(schemas.CodeInvalidParams, "finish_reason holds %d bytes; at most %d",
+		return errorf(InvalidArgument, "finish_reason holds %d bytes; at most %d",
 			len(p.FinishReason), schemas.MaxFinishReasonBytes)
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
 )
 
@@ -43,7 +42,7 @@ func (m *Manager) episodeTools(ds *env.Dataset, names []string) (tools.Set, erro
 	}
 	sub, err := set.Subset(names)
 	if err != nil {
-		return tools.Set{}, schemas.Errorf(schemas.CodeInvalidParams, "tools: %v (the tools of dataset %s)", err, ds.Name)
+		return tools.Set{}, errorf(InvalidArgument, "tools: %v (the tools of dataset %s)", err, ds.Name)
 	}
 	return sub, nil
 }

@@ -92,7 +92,7 @@ func (r *Replayer) compareEnd(ctx context.Context, res *Result, rec *trajlog.Rec
 	if rec.CloseComponents != nil {
 		r.mgr.Close(ctx, id) // closed or abandoned between steps: close the replay the same way
 	}
-	t, err := r.mgr.Get(id)
+	t, err := r.trajectory(id)
 	if err != nil {
 		res.unverifiable("end: %v", err)
 		return

@@ -15,7 +15,6 @@ package replay
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -100,7 +99,7 @@ func (r *Replayer) Episode(ctx context.Context, rec *trajlog.Record) *Result {
 	reset, err := r.mgr.Reset(ctx, schemas.ResetParams{TaskID: rec.Task.TaskID, MaxTurns: new(rec.MaxTurns),
 		ActionFormat: rec.ActionFormat, Reward: spec, Tools: tools.Recorded(rec.Tools).Names()})
 	if err != nil {
-		return res.unverifiable("reset: %s", resetProblem(err))
+		return res.unverifiable("reset: %v", err)
 	}
 	id := reset.EpisodeID
 	defer r.mgr.Close(context.WithoutCancel(ctx), id) // frees an episode the replay left live
@@ -118,16 +117,11 @@ func (r *Replayer) Episode(ctx context.Context, rec *trajlog.Record) *Result {
 
 // stepOnce replays one step and compares it; false stops the episode.
 func (r *Replayer) stepOnce(ctx context.Context, res *Result, id string, want *schemas.StepRecord) bool {
-	if t, err := r.mgr.Get(id); err == nil && t.EndedAt != nil {
+	if t, err := r.trajectory(id); err == nil && t.EndedAt != nil {
 		res.diff(want.Turn, "ended", "a step", "the episode ended at turn "+fmt.Sprint(len(t.Steps)))
 		return false
 	}
-	st, err := r.mgr.Enqueue(id)
-	if err != nil {
-		res.unverifiable("step %d: %v", want.Turn, err)
-		return false
-	}
-	got, err := r.mgr.StepParams(ctx, st, schemas.StepParams{Action: want.Action, Usage: want.Usage, FinishReason: want.FinishReason})
+	got, err := r.mgr.Step(ctx, schemas.StepParams{EpisodeID: id, Action: want.Action, Usage: want.Usage, FinishReason: want.FinishReason})
 	if err != nil {
 		res.unverifiable("step %d: %v", want.Turn, err)
 		return false
@@ -138,13 +132,14 @@ func (r *Replayer) stepOnce(ctx context.Context, res *Result, id string, want *s
 	return true
 }
 
-// resetProblem says why a reset failed in words for the report.
-func resetProblem(err error) string {
-	var re *schemas.Error
-	if errors.As(err, &re) {
-		return re.Message
+// trajectory is the replayed episode's trajectory as the Manager holds
+// it.
+func (r *Replayer) trajectory(id string) (*schemas.Trajectory, error) {
+	s, err := r.mgr.Get(id)
+	if err != nil {
+		return nil, err
 	}
-	return err.Error()
+	return s.Trajectory()
 }
 
 func (res *Result) unverifiable(format string, a ...any) *Result {

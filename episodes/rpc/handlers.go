@@ -59,19 +59,23 @@ func handleStep(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schema
 	if e := checkAction(&p.Action); e != nil {
 		return nil, nil, e
 	}
-	if e := episodes.CheckStepParams(&p); e != nil {
-		return nil, nil, e
+	if err := episodes.CheckStepParams(&p); err != nil {
+		return nil, nil, rpcError(err)
 	}
 	st, err := d.m.Enqueue(p.EpisodeID)
 	if err != nil {
 		return nil, nil, rpcError(err)
 	}
+	// The call keeps copies: p, whose address was taken, stays on the
+	// stack. Without a finish reason (most steps) it keeps less.
 	if p.FinishReason == "" {
-		action, usage := p.Action, p.Usage // the call keeps copies: p, whose address was taken, stays on the stack
-		return func(ctx context.Context) (any, error) { return d.m.StepWith(ctx, st, action, usage) }, st.Abandon, nil
+		action, usage := p.Action, p.Usage
+		return func(ctx context.Context) (any, error) {
+			return d.m.StepQueued(ctx, st, schemas.StepParams{Action: action, Usage: usage})
+		}, st.Abandon, nil
 	}
 	full := p
-	return func(ctx context.Context) (any, error) { return d.m.StepParams(ctx, st, full) }, st.Abandon, nil
+	return func(ctx context.Context) (any, error) { return d.m.StepQueued(ctx, st, full) }, st.Abandon, nil
 }
 
 func handleClose(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {
@@ -88,7 +92,13 @@ func handleGet(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas
 	if e != nil {
 		return nil, nil, e
 	}
-	return func(context.Context) (any, error) { return d.m.GetJSON(id) }, nil, nil
+	return func(context.Context) (any, error) {
+		s, err := d.m.Get(id)
+		if err != nil {
+			return nil, err
+		}
+		return s.JSON()
+	}, nil, nil
 }
 
 func episodeParam(params json.RawMessage) (string, *schemas.Error) {

@@ -141,7 +141,10 @@ func givenValue(v string) string {
 // exactly one of them.
 func checkAction(a *schemas.Action) *schemas.Error {
 	if a.Message != nil {
-		return episodes.CheckMessage(a)
+		if err := episodes.CheckMessage(a); err != nil {
+			return rpcError(err)
+		}
+		return nil
 	}
 	switch {
 	case a.Tool != "" && a.Text != nil:

@@ -37,11 +37,7 @@ func BenchmarkEpisodeOverWebSocket(b *testing.B) {
 				id = resetDirect(b, srv.Manager)
 				b.StartTimer()
 			}
-			st, err := srv.Manager.Enqueue(id)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := srv.Manager.Step(ctx, st, benchQuery); err != nil {
+			if _, err := srv.Manager.Step(ctx, schemas.StepParams{EpisodeID: id, Action: benchQuery}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -12,13 +12,11 @@ import (
 // socket.
 type Env interface {
 	Reset(ctx context.Context, p schemas.ResetParams) (*schemas.ResetResult, error)
-	// Step runs one action; usage, when not nil, is what the model's
-	// completion behind it cost, recorded with the step and paid by the
-	// reward's length term.
-	Step(ctx context.Context, episodeID string, a schemas.Action, usage *schemas.Usage) (*schemas.StepResult, error)
-	// StepParams is Step with every param of episode.step: the finish
-	// reason too, recorded with the step.
-	StepParams(ctx context.Context, p schemas.StepParams) (*schemas.StepResult, error)
+	// Step runs one action with every param of episode.step: the usage,
+	// when not nil, is what the model's completion behind it cost,
+	// recorded with the step and paid by the reward's length term; the
+	// finish reason is recorded with the step.
+	Step(ctx context.Context, p schemas.StepParams) (*schemas.StepResult, error)
 	Close(ctx context.Context, episodeID string) (*schemas.CloseResult, error)
 }
 
@@ -31,22 +29,9 @@ func (e ManagerEnv) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.
 	return e.M.Reset(ctx, p)
 }
 
-// Step takes the step's place in its episode's queue and runs it.
-func (e ManagerEnv) Step(ctx context.Context, id string, a schemas.Action, usage *schemas.Usage) (*schemas.StepResult, error) {
-	st, err := e.M.Enqueue(id)
-	if err != nil {
-		return nil, err
-	}
-	return e.M.StepWith(ctx, st, a, usage) // StepWith gives the place up however it ends
-}
-
-// StepParams takes the step's place in its episode's queue and runs it.
-func (e ManagerEnv) StepParams(ctx context.Context, p schemas.StepParams) (*schemas.StepResult, error) {
-	st, err := e.M.Enqueue(p.EpisodeID)
-	if err != nil {
-		return nil, err
-	}
-	return e.M.StepParams(ctx, st, p) // it gives the place up however it ends
+// Step runs the step once the episode's steps before it have run.
+func (e ManagerEnv) Step(ctx context.Context, p schemas.StepParams) (*schemas.StepResult, error) {
+	return e.M.Step(ctx, p)
 }
 
 // Close ends the episode.
@@ -62,13 +47,8 @@ func (e ClientEnv) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.R
 	return e.C.Reset(ctx, p)
 }
 
-// Step runs one action.
-func (e ClientEnv) Step(ctx context.Context, id string, a schemas.Action, usage *schemas.Usage) (*schemas.StepResult, error) {
-	return e.C.StepParams(ctx, schemas.StepParams{EpisodeID: id, Action: a, Usage: usage})
-}
-
-// StepParams runs one step with every param.
-func (e ClientEnv) StepParams(ctx context.Context, p schemas.StepParams) (*schemas.StepResult, error) {
+// Step runs one step with every param.
+func (e ClientEnv) Step(ctx context.Context, p schemas.StepParams) (*schemas.StepResult, error) {
 	return e.C.StepParams(ctx, p)
 }
 

@@ -96,7 +96,7 @@ func (p *player) turns(ctx context.Context, conv *conversation, res *Result) err
 		if n := len(msg.ToolCalls); p.native && n > p.maxCalls {
 			return fmt.Errorf("the model's reply holds %d tool calls, more than %d (--max-reply-calls): the episode ends here", n, p.maxCalls)
 		}
-		step, err := p.env.StepParams(ctx, schemas.StepParams{EpisodeID: res.EpisodeID, Action: conv.reply(msg),
+		step, err := p.env.Step(ctx, schemas.StepParams{EpisodeID: res.EpisodeID, Action: conv.reply(msg),
 			Usage: stepUsage(usage), FinishReason: choice.FinishReason})
 		if err != nil {
 			return fmt.Errorf("step %s: %w", res.EpisodeID, err)

@@ -49,8 +49,8 @@ func (u *UsageLog) Add(res Result) error {
 // protocol's bound is an error of the endpoint, and the episode does not
 // go on with it.
 func checkUsage(u Usage) error {
-	if e := episodes.CheckUsage(&schemas.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}); e != nil {
-		return fmt.Errorf("the model's reply reports impossible token counts: %s", e.Message)
+	if err := episodes.CheckUsage(&schemas.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}); err != nil {
+		return fmt.Errorf("the model's reply reports impossible token counts: %s", err)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/internal/rollout"
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -46,8 +47,9 @@ func TestImpossibleUsageIsRefused(t *testing.T) {
 }
 
 // TestManagerStepChecksUsage: a step played on a Manager in process is
-// checked as a step sent to the server is: the same -32602, nothing run,
-// no turn taken.
+// checked as a step sent to the server is: the same error (an
+// InvalidArgument in process, which the server sends as -32602), nothing
+// run, no turn taken.
 func TestManagerStepChecksUsage(t *testing.T) {
 	ctx := context.Background()
 	var msgs []string
@@ -57,17 +59,31 @@ func TestManagerStepChecksUsage(t *testing.T) {
 			t.Fatal(err)
 		}
 		a := schemas.Action{Tool: "execute_sql", Arguments: []byte(`{"sql": "SELECT 1"}`)}
-		_, err = w.env.Step(ctx, r.EpisodeID, a, &schemas.Usage{CompletionTokens: 1_000_000_000_000})
-		var re *schemas.Error
-		if !errors.As(err, &re) || re.Code != schemas.CodeInvalidParams {
-			t.Fatalf("a step with 10^12 completion tokens: %v, want -32602", err)
+		_, err = w.env.Step(ctx, schemas.StepParams{EpisodeID: r.EpisodeID, Action: a, Usage: &schemas.Usage{CompletionTokens: 1_000_000_000_000}})
+		msg, ok := invalidArgument(err)
+		if !ok {
+			t.Fatalf("a step with 10^12 completion tokens: %v, want an invalid argument", err)
 		}
-		msgs = append(msgs, re.Message)
-		if st, err := w.env.Step(ctx, r.EpisodeID, a, &schemas.Usage{CompletionTokens: 10}); err != nil || st.Info.Turn != 1 {
+		msgs = append(msgs, msg)
+		if st, err := w.env.Step(ctx, schemas.StepParams{EpisodeID: r.EpisodeID, Action: a, Usage: &schemas.Usage{CompletionTokens: 10}}); err != nil || st.Info.Turn != 1 {
 			t.Fatalf("the next step: %v, %v; want turn 1", st, err)
 		}
 	}
 	if msgs[0] != msgs[1] {
 		t.Errorf("in process %q, served %q: want the same error", msgs[0], msgs[1])
 	}
+}
+
+// invalidArgument is err's message, and whether err says the call's
+// arguments were wrong: an InvalidArgument of a Manager in process, a
+// -32602 of the server.
+func invalidArgument(err error) (string, bool) {
+	var re *schemas.Error
+	switch {
+	case err == nil:
+		return "", false
+	case errors.As(err, &re):
+		return re.Message, re.Code == schemas.CodeInvalidParams
+	}
+	return err.Error(), errors.Is(err, episodes.InvalidArgument)
 }
