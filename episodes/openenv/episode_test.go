@@ -1,0 +1,127 @@
+package openenv_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/sqlgym/sqlgym/episodes/client"
+	"github.com/sqlgym/sqlgym/schemas"
+)
+
+// move is one tool call of a scripted episode.
+type move struct {
+	tool string
+	args map[string]any
+}
+
+// script is the calls of an episode that ends with a submit of sql.
+func script(sql string) []move {
+	return []move{
+		{schemas.ToolInspectSchema, map[string]any{}},
+		{schemas.ToolExecuteSQL, map[string]any{"sql": "SELECT 1"}},
+		{schemas.ToolExecuteSQL, map[string]any{"sql": "SELEC nothing"}}, // a syntax error: data, not a failure
+		{"no_such_tool", map[string]any{}},
+		{schemas.ToolSubmit, map[string]any{"sql": sql}},
+	}
+}
+
+// outcome is what an episode earned, step by step.
+type outcome struct {
+	rewards []float64
+	done    []bool
+	final   string
+}
+
+// native plays the moves through sqlgym's own protocol (episodes/client).
+func native(t *testing.T, s *surface, taskID string, moves []move) outcome {
+	t.Helper()
+	ctx := context.Background()
+	c := s.Dial(t)
+	r, err := c.Reset(ctx, schemas.ResetParams{TaskID: taskID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o outcome
+	for _, m := range moves {
+		res, err := c.Step(ctx, r.EpisodeID, client.ToolCall(m.tool, m.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.rewards = append(o.rewards, res.Reward)
+		o.done = append(o.done, res.Terminated || res.Truncated)
+		o.final = res.Info.Outcome
+	}
+	return o
+}
+
+// TestWebSocketEpisodeEqualsNative plays a right and a wrong answer over
+// /openenv/ws, message by message as EnvClient and MCPToolClient send
+// them, and checks each step's reward and done against the same calls
+// through the native protocol, the state, and the episode's record.
+func TestWebSocketEpisodeEqualsNative(t *testing.T) {
+	s := start(t, nil, nil)
+	task := s.Dataset.Tasks[0]
+	for _, sql := range []string{task.GoldSQL, "SELECT 42"} {
+		want := native(t, s, task.ID, script(sql))
+		c := s.dial(t, nil)
+		obs := data(t, c.call(reset(map[string]any{"task_id": task.ID, "seed": 7})), "observation")
+		ro := obs["observation"].(map[string]any)
+		id, _ := ro["episode_id"].(string)
+		if ro["task"].(map[string]any)["task_id"] != task.ID || len(ro["messages"].([]any)) == 0 || len(ro["chat_tools"].([]any)) != 3 ||
+			obs["done"] != false || obs["reward"] != nil {
+			t.Fatalf("reset observation: %v", obs)
+		}
+		tools := data(t, c.call(listTools()), "observation")["observation"].(map[string]any)["tools"].([]any)
+		if len(tools) != 3 || tools[0].(map[string]any)["inputSchema"] == nil {
+			t.Fatalf("list_tools: %v", tools)
+		}
+		var got outcome
+		for _, m := range script(sql) {
+			d := data(t, c.call(callTool(m.tool, m.args)), "observation")
+			got.rewards = append(got.rewards, d["reward"].(float64))
+			got.done = append(got.done, d["done"].(bool))
+			md := d["observation"].(map[string]any)["metadata"].(map[string]any)
+			if md["reward_components"] == nil || md["episode_id"] != id {
+				t.Fatalf("step metadata: %v", md)
+			}
+			if o, _ := md["outcome"].(string); o != "" {
+				got.final = o
+			}
+		}
+		if !equalOutcomes(got, want) {
+			t.Fatalf("%s: OpenEnv %+v, native %+v", sql, got, want)
+		}
+		st := data(t, c.call(map[string]any{"type": "state"}), "state")
+		if st["episode_id"] != id || st["done"] != true || st["outcome"] != want.final || st["step_count"].(float64) != 5 {
+			t.Fatalf("state: %v", st)
+		}
+		c.disconnect()
+		checkOrigin(t, s, id)
+	}
+}
+
+// checkOrigin checks the episode is recorded with origin=openenv.
+func checkOrigin(t *testing.T, s *surface, id string) {
+	t.Helper()
+	rec, err := s.Manager.Get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tags map[string]string
+	if err := json.Unmarshal(rec.Tags, &tags); err != nil || tags["origin"] != "openenv" {
+		t.Fatalf("tags %s (%v), want origin=openenv", rec.Tags, err)
+	}
+}
+
+func equalOutcomes(a, b outcome) bool {
+	if a.final != b.final || len(a.rewards) != len(b.rewards) {
+		return false
+	}
+	for i := range a.rewards {
+		if a.rewards[i] != b.rewards[i] || a.done[i] != b.done[i] {
+			return false
+		}
+	}
+	return true
+}
