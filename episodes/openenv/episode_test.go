@@ -64,6 +64,9 @@ func TestWebSocketEpisodeEqualsNative(t *testing.T) {
 	task := s.Dataset.Tasks[0]
 	for _, sql := range []string{task.GoldSQL, "SELECT 42"} {
 		want := native(t, s, task.ID, script(sql))
+		if right := sql == task.GoldSQL; right != (want.final == schemas.OutcomeCorrect) || want.rewards[4] == 0 {
+			t.Fatalf("%s: the native episode ended %s with %v", sql, want.final, want.rewards)
+		}
 		c := s.dial(t, nil)
 		obs := data(t, c.call(reset(map[string]any{"task_id": task.ID, "seed": 7})), "observation")
 		ro := obs["observation"].(map[string]any)
