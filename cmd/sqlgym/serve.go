@@ -124,6 +124,7 @@ func banner(datasets, addr string, token bool) string {
 	fmt.Fprintf(&b, "  JSON-RPC over HTTP  POST http://%s/v1/rpc\n", addr)
 	fmt.Fprintf(&b, "  health              GET  http://%s/healthz\n", addr)
 	fmt.Fprintf(&b, "  metrics             GET  http://%s/metrics\n", addr)
+	fmt.Fprintf(&b, "  OpenEnv base_url    http://%s%s\n", addr, openenvPrefix)
 	fmt.Fprintf(&b, "  attach a REPL       %s\n", repl)
 	return b.String()
 }
