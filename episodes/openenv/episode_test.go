@@ -128,3 +128,31 @@ func equalOutcomes(a, b outcome) bool {
 	}
 	return true
 }
+
+// TestResetChoosesLikeEpisodeReset checks a reset's data choose the
+// episode as episode.reset's params do: a seed draws the same task each
+// time, tools narrow the episode's tools (submit always among them), and
+// max_turns sets the budget the state reports.
+func TestResetChoosesLikeEpisodeReset(t *testing.T) {
+	s := start(t, nil, nil)
+	c := s.dial(t, nil)
+	taskOf := func(kw map[string]any) map[string]any {
+		return data(t, c.call(reset(kw)), "observation")["observation"].(map[string]any)
+	}
+	a, b := taskOf(map[string]any{"seed": 11}), taskOf(map[string]any{"seed": 11})
+	if a["task"].(map[string]any)["task_id"] != b["task"].(map[string]any)["task_id"] || a["episode_id"] == b["episode_id"] {
+		t.Fatalf("two resets with seed 11: %v and %v", a["task"], b["task"])
+	}
+	obs := taskOf(map[string]any{"task_id": s.Dataset.Tasks[0].ID, "tools": []string{"execute_sql"}, "max_turns": 3})
+	if n := len(obs["chat_tools"].([]any)); n != 2 || obs["max_turns"] != 3.0 {
+		t.Fatalf("tools [execute_sql], max_turns 3: %d tools, %v turns", n, obs["max_turns"])
+	}
+	tools := data(t, c.call(listTools()), "observation")["observation"].(map[string]any)["tools"].([]any)
+	if len(tools) != 2 {
+		t.Fatalf("list_tools of an episode offering execute_sql: %v", tools)
+	}
+	st := data(t, c.call(map[string]any{"type": "state"}), "state")
+	if st["turns_left"] != 3.0 || st["turn"] != 0.0 || st["done"] != false {
+		t.Fatalf("state of a fresh 3-turn episode: %v", st)
+	}
+}

@@ -90,3 +90,21 @@ func getStatus(t *testing.T, url string, header http.Header) (int, error) {
 	resp.Body.Close()
 	return resp.StatusCode, nil
 }
+
+// TestShutdownClosesSockets checks that when the server shuts down (the
+// handler's context ends) each socket gets a close frame (1001) and its
+// episode is closed, so recorded.
+func TestShutdownClosesSockets(t *testing.T) {
+	s := start(t, nil, nil)
+	c := s.dial(t, nil)
+	obs := data(t, c.call(reset(map[string]any{"task_id": s.Dataset.Tasks[0].ID})), "observation")
+	id := obs["observation"].(map[string]any)["episode_id"].(string)
+	s.stop()
+	if _, _, err := c.conn.ReadMessage(); !websocket.IsCloseError(err, websocket.CloseGoingAway) {
+		t.Fatalf("after shutdown: %v, want close 1001", err)
+	}
+	waitfor.Until(t, "the episode to be closed", func() bool {
+		rec, err := s.Manager.Get(id)
+		return err == nil && rec.Outcome == "no_submit"
+	})
+}

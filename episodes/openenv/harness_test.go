@@ -27,6 +27,7 @@ type surface struct {
 	handler *openenv.Handler
 	base    string // http://127.0.0.1:PORT/openenv: an OpenEnv client's base_url
 	ws      string // ws://127.0.0.1:PORT/openenv/ws
+	stop    func() // ends the handler's context, as a shutdown does
 }
 
 // start serves the demo with the surface; oc and sc adjust the surface's
@@ -48,7 +49,7 @@ func start(t testing.TB, oc func(*openenv.Config), sc func(*rpc.ServerConfig)) *
 	if oc != nil {
 		oc(&cfg)
 	}
-	s.handler = openenv.New(ctx, cfg)
+	s.handler, s.stop = openenv.New(ctx, cfg), cancel
 	close(ready)
 	s.base = s.HTTP.URL + "/openenv"
 	s.ws = "ws" + strings.TrimPrefix(s.base, "http") + "/ws"
