@@ -95,6 +95,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	route := strings.TrimPrefix(r.URL.Path, h.cfg.Prefix)
 	method, ok := routes[route]
 	switch {
+	case route == "/mcp" && r.Method == http.MethodGet:
+		h.serveWS(w, r, true) // OpenEnv's WebSocket /mcp
 	case !ok:
 		writeJSON(w, http.StatusNotFound, detail{Detail: "Not Found: " + route})
 	case r.Method != method:
@@ -105,7 +107,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// routes are the paths below the prefix and their methods.
+// routes are the paths below the prefix and their methods (/mcp also
+// takes GET: its WebSocket).
 var routes = map[string]string{
 	"/ws": http.MethodGet, "/reset": http.MethodPost, "/step": http.MethodPost, "/state": http.MethodGet,
 	"/schema": http.MethodGet, "/metadata": http.MethodGet, "/health": http.MethodGet, "/mcp": http.MethodPost,
@@ -114,7 +117,7 @@ var routes = map[string]string{
 func (h *Handler) serveRoute(w http.ResponseWriter, r *http.Request, route string) {
 	switch route {
 	case "/ws":
-		h.serveWS(w, r)
+		h.serveWS(w, r, false)
 	case "/reset":
 		h.serveReset(w, r)
 	case "/step":

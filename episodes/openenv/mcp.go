@@ -107,7 +107,7 @@ func (h *Handler) mcpOnSocket(ctx context.Context, ep *episode, data json.RawMes
 		}
 		return rpcOK(req.ID, map[string]string{"session_id": ep.id})
 	case methodSessionClose:
-		return rpcFail(req.ID, schemas.CodeInvalidRequest, "Cannot close active WebSocket-managed session via MCP method: send close")
+		return rpcFail(req.ID, schemas.CodeInvalidRequest, "Cannot close active WebSocket-managed session via MCP method: close the WebSocket")
 	}
 	return h.tools(ctx, req, p, ep)
 }

@@ -2,7 +2,13 @@ package openenv_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/sqlgym/sqlgym/episodes/openenv"
+	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // jsonRPC is a JSON-RPC request as MCPToolClient's _production_mcp_request
@@ -96,4 +102,53 @@ func TestMCPMessagesOnSocket(t *testing.T) {
 	if code, res := post(t, s.base+"/mcp", map[string]any{"jsonrpc": "2.0", "method": "tools/call", "params": map[string]any{"name": "submit"}, "id": 1}, nil); code != http.StatusOK || res["error"] == nil {
 		t.Fatalf("HTTP tools/call without a session: %d %v", code, res)
 	}
+}
+
+// TestMCPWebSocket drives GET /openenv/mcp, where each frame is a
+// JSON-RPC request (http_server.py's mcp_websocket_endpoint): tools/list
+// before any episode, openenv/session/create starting the socket's
+// episode, tools/call paying what the native protocol pays, a parse
+// error, and the session bound.
+func TestMCPWebSocket(t *testing.T) {
+	s := start(t, func(c *openenv.Config) { c.MaxSessions = 1 }, nil)
+	task := s.Dataset.Tasks[4]
+	want := native(t, s, task.ID, []move{{schemas.ToolSubmit, map[string]any{"sql": task.GoldSQL}}})
+	url := "ws" + strings.TrimPrefix(s.base, "http") + "/mcp"
+	conn, _, err := websocket.DefaultDialer.Dial(url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c := &envClient{t: t, conn: conn}
+	if tools := c.call(jsonRPC(1, "tools/list", nil))["result"].(map[string]any)["tools"].([]any); len(tools) != 3 {
+		t.Fatalf("tools/list: %v", tools)
+	}
+	if r := c.call(jsonRPC(2, "tools/call", map[string]any{"name": "inspect_schema"})); r["error"] == nil {
+		t.Fatalf("tools/call before session/create: %v", r)
+	}
+	sid := c.call(jsonRPC(3, "openenv/session/create", map[string]any{"task_id": task.ID}))["result"].(map[string]any)["session_id"]
+	if again := c.call(jsonRPC(4, "openenv/session/create", nil))["result"].(map[string]any)["session_id"]; again != sid {
+		t.Fatalf("session/create while the episode runs: %v, want %v", again, sid)
+	}
+	r := c.call(jsonRPC(5, "tools/call", map[string]any{"name": "submit", "arguments": map[string]any{"sql": task.GoldSQL}}))
+	sc := r["result"].(map[string]any)["structuredContent"].(map[string]any)
+	if sc["reward"] != want.rewards[0] || sc["done"] != true || want.final != schemas.OutcomeCorrect {
+		t.Fatalf("tools/call submit: %v; native %+v", r, want)
+	}
+	if r := c.raw([]byte("{")); r["error"].(map[string]any)["code"] != -32700.0 {
+		t.Fatalf("a frame that is not JSON: %v", r)
+	}
+	over, _, err := websocket.DefaultDialer.Dial(url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer over.Close()
+	var refused map[string]any
+	if err := over.ReadJSON(&refused); err != nil {
+		t.Fatal(err)
+	}
+	if e := refused["error"].(map[string]any); e["code"] != -32000.0 || e["data"].(map[string]any)["max_sessions"] != 1.0 {
+		t.Fatalf("over the session bound: %v", refused)
+	}
+	checkOrigin(t, s, sid.(string))
 }

@@ -16,27 +16,26 @@ import (
 // first reset). Only its reader, which handles one message at a time as
 // OpenEnv's server does, touches the episode.
 type wsSession struct {
-	h    *Handler
-	conn *websocket.Conn
-	ep   *episode
+	h       *Handler
+	conn    *websocket.Conn
+	ep      *episode
+	rpcOnly bool // GET /mcp: frames are JSON-RPC requests
 }
 
 // serveWS upgrades the request and serves the socket until the client
 // closes it, sends close, stops answering pings, or the server shuts
 // down. Past the session bound it answers CAPACITY_REACHED and closes, as
-// OpenEnv's server does after accepting.
-func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request) {
+// OpenEnv's server does after accepting. With rpcOnly (GET /mcp) each
+// frame is a JSON-RPC request instead of a typed message.
+func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, rpcOnly bool) {
 	conn, err := h.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader has answered
 	}
 	defer conn.Close()
-	s := &wsSession{h: h, conn: conn}
+	s := &wsSession{h: h, conn: conn, rpcOnly: rpcOnly}
 	if !h.sessions.reserve() {
-		active, max := h.sessions.active(), h.cfg.MaxSessions
-		s.send(outMessage{Type: typeError, Data: errorData{Code: CodeCapacityReached, ActiveSessions: &active, MaxSessions: &max,
-			Message: fmt.Sprintf("%d OpenEnv sessions at once (the server's --max-openenv-sessions); retry later", max)}})
-		s.closeFrame(websocket.CloseTryAgainLater, "capacity reached")
+		s.refuse()
 		return
 	}
 	defer h.sessions.release()
@@ -46,6 +45,21 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request) {
 	defer pinged()
 	s.loop()
 	s.endEpisode()
+}
+
+// refuse answers a socket past the session bound, with the counts, and
+// closes it (1013).
+func (s *wsSession) refuse() {
+	active, max := s.h.sessions.active(), s.h.cfg.MaxSessions
+	msg := fmt.Sprintf("%d OpenEnv sessions at once (the server's --max-openenv-sessions); retry later", max)
+	if s.rpcOnly {
+		r := rpcFail(nil, rpcServerError, msg)
+		r.Error.Data = map[string]int{"active_sessions": active, "max_sessions": max}
+		s.send(r)
+	} else {
+		s.send(outMessage{Type: typeError, Data: errorData{Code: CodeCapacityReached, ActiveSessions: &active, MaxSessions: &max, Message: msg}})
+	}
+	s.closeFrame(websocket.CloseTryAgainLater, "capacity reached")
 }
 
 // keepAlive bounds the socket's silence: a ping every PingInterval, and
@@ -84,6 +98,12 @@ func (s *wsSession) loop() {
 		s.conn.SetReadDeadline(time.Now().Add(s.h.cfg.PongWait))
 		if kind != websocket.TextMessage {
 			s.fail(&failure{Code: CodeInvalidJSON, Message: "binary frame: messages are JSON text frames"})
+			continue
+		}
+		if s.rpcOnly {
+			if s.send(s.answerRPC(frame)) != nil {
+				return
+			}
 			continue
 		}
 		var m inMessage
@@ -149,11 +169,38 @@ func errorMessage(err error) outMessage {
 	return outMessage{Type: typeError, Data: errorData{Message: f.Message, Code: f.Code}}
 }
 
-// fail sends an error message.
-func (s *wsSession) fail(f *failure) { s.send(errorMessage(f)) }
+// answerRPC is the reply to a JSON-RPC request on GET /mcp. The socket's
+// episode is started by openenv/session/create, whose params (less
+// session_id) are a reset's data; while it runs, session/create answers
+// its id again, as OpenEnv answers a socket's own session.
+func (s *wsSession) answerRPC(frame []byte) *rpcResponse {
+	req, _, bad := parseRPC(frame)
+	if bad != nil {
+		return bad
+	}
+	if req.Method != methodSessionCreate || s.ep != nil && !s.ep.ended() {
+		return s.h.mcpOnSocket(context.WithoutCancel(s.h.base), s.ep, frame)
+	}
+	s.endEpisode()
+	ep, _, err := s.h.start(context.WithoutCancel(s.h.base), resetOfParams(req.Params))
+	if err != nil {
+		return rpcFail(req.ID, rpcCodeOf(err), err.Error())
+	}
+	s.ep = ep
+	return rpcOK(req.ID, map[string]string{"session_id": ep.id})
+}
+
+// fail sends an error message (a JSON-RPC parse error on GET /mcp).
+func (s *wsSession) fail(f *failure) {
+	if s.rpcOnly {
+		s.send(rpcFail(nil, schemas.CodeParseError, f.Message))
+		return
+	}
+	s.send(errorMessage(f))
+}
 
 // send writes one message within the write timeout.
-func (s *wsSession) send(m outMessage) error {
+func (s *wsSession) send(m any) error {
 	b, err := schemas.Marshal(m)
 	if err != nil {
 		b, _ = schemas.Marshal(errorMessage(err))
