@@ -25,6 +25,7 @@ func mountOpenEnv(ctx context.Context, cfg *rpc.ServerConfig, mgr *episodes.Mana
 	h := openenv.New(ctx, openenv.Config{
 		Manager: mgr, Prefix: openenvPrefix, MaxFrameBytes: o.frameBytes, MaxSessions: o.openenvSessions,
 		IdleTimeout: o.idleTimeout, PingInterval: cfg.PingInterval, PongWait: cfg.PongWait, WriteTimeout: cfg.WriteTimeout,
+		Registry: mgr.Metrics().Registry,
 	})
 	cfg.Mounts = append(cfg.Mounts, rpc.Mount{Prefix: openenvPrefix, Handler: h})
 }

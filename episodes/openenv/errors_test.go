@@ -89,7 +89,7 @@ func TestFrameBound(t *testing.T) {
 // CAPACITY_REACHED with the counts and is closed, an HTTP reset 503 and
 // session/create a JSON-RPC server error; a freed room serves again.
 func TestCapacity(t *testing.T) {
-	s := start(t, func(c *openenv.Config) { c.MaxSessions = 1 }, nil)
+	s := start(t, func(c *openenv.Config) { c.MaxSessions, c.Registry = 1, c.Manager.Metrics().Registry }, nil)
 	held := s.dial(t, nil)
 	data(t, held.call(map[string]any{"type": "state"}), "state") // the first socket holds the room
 	over := s.dial(t, nil)
@@ -110,6 +110,9 @@ func TestCapacity(t *testing.T) {
 	_, res := post(t, s.base+"/mcp", jsonRPC(1, "openenv/session/create", nil), nil)
 	if e, _ := res["error"].(map[string]any); e == nil || e["code"] != -32000.0 {
 		t.Fatalf("session/create over capacity: %v", res)
+	}
+	if n, refused := metric(t, s, "sqlgym_openenv_sessions"), metric(t, s, "sqlgym_openenv_sessions_refused_total"); n != 1 || refused != 3 {
+		t.Fatalf("metrics: %v sessions, %v refused; want 1 and 3", n, refused)
 	}
 	held.disconnect()
 	waitfor.Until(t, "the room to be freed", func() bool { return s.handler.ActiveSessions() == 0 })
@@ -138,4 +141,25 @@ func TestAbandonedHTTPEpisodeFreesItsRoom(t *testing.T) {
 	if code, res := post(t, s.base+"/reset", map[string]any{}, nil); code != http.StatusOK {
 		t.Fatalf("reset after the first episode idled past the timeout: %d %v", code, res)
 	}
+}
+
+// metric is the value of a gauge or counter of the server's registry.
+func metric(t *testing.T, s *surface, name string) float64 {
+	t.Helper()
+	families, err := s.Manager.Metrics().Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+		m := f.GetMetric()[0]
+		if g := m.GetGauge(); g != nil {
+			return g.GetValue()
+		}
+		return m.GetCounter().GetValue()
+	}
+	t.Fatalf("no metric %s", name)
+	return 0
 }

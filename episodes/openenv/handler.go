@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/sqlgym/sqlgym/episodes"
 )
@@ -40,6 +41,9 @@ type Config struct {
 	PongWait     time.Duration    // how long a WebSocket may stay silent (2 x PingInterval)
 	WriteTimeout time.Duration    // bound on one frame's write (10s)
 	Now          func() time.Time // the clock (time.Now); tests give a fake one
+	// Registry, when set, gets the surface's metrics (the Manager's
+	// registry, served on /metrics).
+	Registry prometheus.Registerer
 }
 
 func (c *Config) setDefaults() {
@@ -73,13 +77,14 @@ type Handler struct {
 	engine   engine
 	sessions *registry
 	upgrader websocket.Upgrader
+	refused  prometheus.Counter // sessions refused at the bound
 }
 
 // New is a Handler over cfg.Manager. When ctx ends, its WebSockets close
 // (their episodes are closed, and so recorded).
 func New(ctx context.Context, cfg Config) *Handler {
 	cfg.setDefaults()
-	return &Handler{
+	h := &Handler{
 		cfg: cfg, base: ctx, engine: engine{cfg.Manager},
 		sessions: newRegistry(cfg.MaxSessions, cfg.IdleTimeout, cfg.Now),
 		upgrader: websocket.Upgrader{
@@ -87,7 +92,12 @@ func New(ctx context.Context, cfg Config) *Handler {
 			// Origin checks) has run before this handler.
 			CheckOrigin: func(*http.Request) bool { return true },
 		},
+		refused: newRefused(),
 	}
+	if cfg.Registry != nil {
+		h.register(cfg.Registry)
+	}
+	return h
 }
 
 // ServeHTTP routes a request by its path below the prefix.

@@ -61,6 +61,7 @@ func (h *Handler) serveReset(w http.ResponseWriter, r *http.Request) {
 // bound.
 func (h *Handler) startKept(r *http.Request, data json.RawMessage) (*episode, Result, error) {
 	if !h.sessions.reserve() {
+		h.refused.Inc()
 		return nil, Result{}, &failure{Code: CodeCapacityReached, Status: http.StatusServiceUnavailable,
 			Message: fmt.Sprintf("%d OpenEnv sessions at once (the server's --max-openenv-sessions); retry later", h.cfg.MaxSessions)}
 	}

@@ -50,6 +50,7 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, rpcOnly bool) 
 // refuse answers a socket past the session bound, with the counts, and
 // closes it (1013).
 func (s *wsSession) refuse() {
+	s.h.refused.Inc()
 	active, max := s.h.sessions.active(), s.h.cfg.MaxSessions
 	msg := fmt.Sprintf("%d OpenEnv sessions at once (the server's --max-openenv-sessions); retry later", max)
 	if s.rpcOnly {
