@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -89,7 +90,7 @@ func (h *Handler) act(ctx context.Context, ep *episode, data json.RawMessage) (R
 		return Result{}, err
 	}
 	if ep == nil {
-		return Result{}, &failure{Code: CodeSession, Status: 409, Message: "no episode: send reset first"}
+		return Result{}, &failure{Code: CodeSession, Status: http.StatusConflict, Message: "no episode: send reset first"}
 	}
 	r, err := h.engine.step(ctx, ep.id, native)
 	if err != nil {
