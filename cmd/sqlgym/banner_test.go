@@ -38,7 +38,7 @@ func TestServeBanner(t *testing.T) {
 	}
 	for _, want := range []string{
 		"POST http://" + addr[1] + "/v1/rpc", "GET  http://" + addr[1] + "/healthz", "GET  http://" + addr[1] + "/metrics",
-		"sqlgym repl --url ws://" + addr[1] + "/v1/ws --token TOKEN",
+		"sqlgym repl --url ws://" + addr[1] + "/v1/ws --token TOKEN", "OpenEnv base_url    http://" + addr[1] + "/openenv",
 	} {
 		if !strings.Contains(banner, want) {
 			t.Errorf("banner lacks %q:\n%s", want, banner)
@@ -56,6 +56,16 @@ func TestServeBanner(t *testing.T) {
 		if resp.StatusCode != http.StatusOK {
 			t.Errorf("GET %s: %s", path, resp.Status)
 		}
+	}
+	req, _ := http.NewRequest(http.MethodGet, "http://"+addr[1]+"/openenv/health", nil)
+	req.Header.Set("Authorization", "Bearer sekret")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("GET /openenv/health with the token: %s", resp.Status)
 	}
 	cancel()
 	if err := <-done; err != nil {

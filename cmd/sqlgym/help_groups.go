@@ -38,7 +38,7 @@ func helpGroups(cmd string) []flagGroup {
 				"reply-delay", "shutdown-grace"}},
 			groupDatasets, groupEngines, groupEpisodes, groupTools,
 			{title: "Limits", flags: []string{"max-frame-bytes", "max-batch", "max-reply-bytes", "max-conn-bytes",
-				"max-reading-bytes", "max-live-bytes", "max-episode-bytes", "max-tags-bytes"}},
+				"max-reading-bytes", "max-live-bytes", "max-episode-bytes", "max-tags-bytes", "max-openenv-sessions"}},
 			groupTrajectories, groupLogging,
 		}
 	case "repl":

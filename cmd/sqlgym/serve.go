@@ -37,6 +37,8 @@ type serverOpts struct {
 	replyDelay  time.Duration
 	bounds      clientBounds
 	conns       connFlags
+	// openenvSessions bounds the OpenEnv surface's sessions (0: its default).
+	openenvSessions int
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -55,6 +57,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"how long a reply may wait for those of the other requests its WebSocket is running, so that one write sends them together (0: never waits)")
 	f.server.bounds.register(fs)
 	f.server.conns.register(fs)
+	f.server.registerOpenEnv(fs)
 	fs.StringVar(&f.logFormat, "log-format", "console", "log format: json or console")
 	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	f.profile.register(fs)
@@ -66,6 +69,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err := f.server.conns.check(); err != nil {
 		return err
+	}
+	if f.server.openenvSessions < 1 {
+		return usageError{"--max-openenv-sessions must be >= 1"}
 	}
 	log, err := newLogger(f.logFormat, f.logLevel, stderr)
 	if err != nil {
@@ -118,6 +124,7 @@ func banner(datasets, addr string, token bool) string {
 	fmt.Fprintf(&b, "  JSON-RPC over HTTP  POST http://%s/v1/rpc\n", addr)
 	fmt.Fprintf(&b, "  health              GET  http://%s/healthz\n", addr)
 	fmt.Fprintf(&b, "  metrics             GET  http://%s/metrics\n", addr)
+	fmt.Fprintf(&b, "  OpenEnv base_url    http://%s%s\n", addr, openenvPrefix)
 	fmt.Fprintf(&b, "  attach a REPL       %s\n", repl)
 	return b.String()
 }
@@ -157,6 +164,7 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 		ReplyDelay: replyDelay(o.replyDelay),
 	}
 	o.conns.apply(&cfg)
+	mountOpenEnv(ctx, &cfg, mgr, o)
 	srv := rpc.NewServer(ctx, cfg)
 	ln, err := listen()
 	if err != nil {

@@ -1,0 +1,13 @@
+// Package openenv serves sqlgym's episodes through OpenEnv's wire contract
+// (meta-pytorch/OpenEnv, src/openenv/core/env_server): a WebSocket at
+// /ws with one episode per session and the messages reset, step, state,
+// close and mcp; HTTP POST /reset and /step, GET /state, /schema,
+// /metadata and /health; and JSON-RPC tools/list and tools/call over POST
+// /mcp. Its Handler is mounted under a prefix (sqlgym serve mounts it at
+// /openenv) behind the guards of the native server, so OpenEnv's generic
+// clients (EnvClient, MCPToolClient) play sqlgym's tasks with no glue.
+//
+// Every episode runs on the same episodes.Manager as the native protocol's,
+// is recorded as native ones are, and carries the tag origin=openenv. All
+// calls into the Manager go through episodes.go.
+package openenv

@@ -1,0 +1,225 @@
+package openenv
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/sqlgym/sqlgym/schemas"
+)
+
+// MCP's methods and OpenEnv's session methods of its HTTP /mcp
+// (http_server.py's mcp_handler).
+const (
+	methodToolsList     = "tools/list"
+	methodToolsCall     = "tools/call"
+	methodSessionCreate = "openenv/session/create"
+	methodSessionClose  = "openenv/session/close"
+)
+
+// rpcRequest is a JSON-RPC 2.0 request (mcp_types.py's JsonRpcRequest).
+type rpcRequest struct {
+	JSONRPC string          `json:"jsonrpc"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	ID      json.RawMessage `json:"id,omitempty"`
+}
+
+// rpcResponse is a JSON-RPC 2.0 response: id always, and a result or an
+// error (mcp_types.py's JsonRpcResponse.model_dump).
+type rpcResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *schemas.Error  `json:"error,omitempty"`
+}
+
+// mcpParams are the params this surface reads: a tool call's, and
+// session_id, which names the episode over HTTP (OpenEnv's rule).
+type mcpParams struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	SessionID string          `json:"session_id"`
+}
+
+// callResult is a tools/call result: MCP's content and isError, data (the
+// text, which MCPToolClient.call_tool returns), and the step's reward,
+// done and metadata.
+type callResult struct {
+	Content           []textContent  `json:"content"`
+	IsError           bool           `json:"isError"`
+	Data              string         `json:"data"`
+	StructuredContent map[string]any `json:"structuredContent"`
+}
+
+// textContent is an MCP text content block.
+type textContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// parseRPC reads a JSON-RPC request; a reply is returned instead when it
+// is malformed.
+func parseRPC(data []byte) (*rpcRequest, *mcpParams, *rpcResponse) {
+	var req rpcRequest
+	if err := json.Unmarshal(data, &req); err != nil {
+		return nil, nil, rpcFail(nil, schemas.CodeParseError, "Parse error: "+err.Error())
+	}
+	if req.JSONRPC != "2.0" || req.Method == "" {
+		return nil, nil, rpcFail(req.ID, schemas.CodeInvalidRequest, `Invalid request: jsonrpc must be "2.0" and method set`)
+	}
+	p := &mcpParams{}
+	if raw := bytes.TrimSpace(req.Params); len(raw) > 0 {
+		if raw[0] != '{' || json.Unmarshal(raw, p) != nil {
+			return nil, nil, rpcFail(req.ID, schemas.CodeInvalidParams, "Params must be an object")
+		}
+	}
+	return &req, p, nil
+}
+
+// rpcFail is an error reply.
+func rpcFail(id json.RawMessage, code int, msg string) *rpcResponse {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	return &rpcResponse{JSONRPC: "2.0", ID: id, Error: &schemas.Error{Code: code, Message: msg}}
+}
+
+// rpcOK is a result reply.
+func rpcOK(id json.RawMessage, result any) *rpcResponse {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	return &rpcResponse{JSONRPC: "2.0", ID: id, Result: result}
+}
+
+// mcpOnSocket answers an mcp message within the WebSocket's episode.
+func (h *Handler) mcpOnSocket(ctx context.Context, ep *episode, data json.RawMessage) *rpcResponse {
+	req, p, bad := parseRPC(data)
+	if bad != nil {
+		return bad
+	}
+	switch req.Method {
+	case methodSessionCreate:
+		if ep == nil {
+			return rpcFail(req.ID, schemas.CodeInvalidRequest, "no episode on this socket: send reset first")
+		}
+		return rpcOK(req.ID, map[string]string{"session_id": ep.id})
+	case methodSessionClose:
+		return rpcFail(req.ID, schemas.CodeInvalidRequest, "Cannot close active WebSocket-managed session via MCP method: close the WebSocket")
+	}
+	return h.tools(ctx, req, p, ep)
+}
+
+// serveMCP answers POST /mcp. A tool call names its episode with
+// params.session_id, as OpenEnv's MCPToolClient does: the id
+// openenv/session/create returned (it starts an episode; its params are a
+// reset's data) or POST /reset's episode_id. tools/list without one lists
+// the server's tools.
+func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
+	body, err := h.readBody(w, r)
+	if err != nil {
+		writeFailure(w, err)
+		return
+	}
+	req, p, bad := parseRPC(body)
+	if bad != nil {
+		writeJSON(w, http.StatusOK, bad)
+		return
+	}
+	writeJSON(w, http.StatusOK, h.mcpOverHTTP(r, req, p))
+}
+
+// mcpOverHTTP answers one JSON-RPC request of POST /mcp.
+func (h *Handler) mcpOverHTTP(r *http.Request, req *rpcRequest, p *mcpParams) *rpcResponse {
+	switch req.Method {
+	case methodSessionCreate:
+		var reset json.RawMessage
+		if len(req.Params) > 0 {
+			reset = resetOfParams(req.Params)
+		}
+		ep, _, err := h.startKept(r, reset)
+		if err != nil {
+			return rpcFail(req.ID, rpcCodeOf(err), err.Error())
+		}
+		return rpcOK(req.ID, map[string]string{"session_id": ep.id})
+	case methodSessionClose:
+		if p.SessionID == "" {
+			return rpcFail(req.ID, schemas.CodeInvalidParams, "Invalid params - 'session_id' is required")
+		}
+		if !h.sessions.drop(p.SessionID) {
+			return rpcFail(req.ID, schemas.CodeInvalidParams, "Unknown session_id: "+p.SessionID)
+		}
+		h.engine.close(r.Context(), p.SessionID)
+		return rpcOK(req.ID, map[string]any{"session_id": p.SessionID, "closed": true})
+	}
+	var ep *episode
+	if p.SessionID != "" {
+		if ep = h.sessions.find(p.SessionID); ep == nil {
+			return rpcFail(req.ID, schemas.CodeInvalidParams, "Unknown session_id: "+p.SessionID)
+		}
+	}
+	resp := h.tools(r.Context(), req, p, ep)
+	if ep != nil && ep.ended() {
+		h.sessions.drop(ep.id)
+	}
+	return resp
+}
+
+// rpcServerError is JSON-RPC's generic server error, which OpenEnv's
+// session/create answers when no session fits (mcp_types.py).
+const rpcServerError = -32000
+
+// rpcCodeOf is the JSON-RPC code of a failed session/create: invalid
+// params for malformed reset data, a server error otherwise.
+func rpcCodeOf(err error) int {
+	if failureOf(err).Code == CodeValidation {
+		return schemas.CodeInvalidParams
+	}
+	return rpcServerError
+}
+
+// resetOfParams are a session/create's params less session_id: the
+// reset's data.
+func resetOfParams(params json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(params, &m) != nil {
+		return params // decodeStrict reports it
+	}
+	delete(m, "session_id")
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// tools answers tools/list and tools/call within ep (nil: none).
+func (h *Handler) tools(ctx context.Context, req *rpcRequest, p *mcpParams, ep *episode) *rpcResponse {
+	switch req.Method {
+	case methodToolsList:
+		return rpcOK(req.ID, map[string]any{"tools": h.listTools(ep).Tools})
+	case methodToolsCall:
+		if p.Name == "" {
+			return rpcFail(req.ID, schemas.CodeInvalidParams, "Missing 'name' in params")
+		}
+		if ep == nil {
+			return rpcFail(req.ID, schemas.CodeInvalidRequest, "no episode: a tool call runs within one (reset first, or name it with session_id)")
+		}
+		action, _ := json.Marshal(Action{Type: actionCallTool, ToolName: p.Name, Arguments: p.Arguments})
+		res, err := h.act(ctx, ep, action)
+		if err != nil {
+			f := failureOf(err)
+			return rpcFail(req.ID, schemas.CodeInternal, f.Code+": "+f.Message)
+		}
+		return rpcOK(req.ID, callResultOf(res))
+	}
+	return rpcFail(req.ID, schemas.CodeMethodNotFound, "Method not found: "+req.Method)
+}
+
+// callResultOf is the tools/call result of a step.
+func callResultOf(res Result) callResult {
+	obs := res.Observation.(StepObservation)
+	return callResult{
+		Content: []textContent{{Type: "text", Text: obs.Result}}, IsError: obs.Error != nil, Data: obs.Result,
+		StructuredContent: map[string]any{"reward": res.Reward, "done": res.Done, "metadata": obs.Metadata},
+	}
+}

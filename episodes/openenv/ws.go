@@ -1,0 +1,216 @@
+package openenv
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/sqlgym/sqlgym/schemas"
+)
+
+// wsSession is one WebSocket and the episode it plays (nil before the
+// first reset). Only its reader, which handles one message at a time as
+// OpenEnv's server does, touches the episode.
+type wsSession struct {
+	h       *Handler
+	conn    *websocket.Conn
+	ep      *episode
+	rpcOnly bool // GET /mcp: frames are JSON-RPC requests
+}
+
+// serveWS upgrades the request and serves the socket until the client
+// closes it, sends close, stops answering pings, or the server shuts
+// down. Past the session bound it answers CAPACITY_REACHED and closes, as
+// OpenEnv's server does after accepting. With rpcOnly (GET /mcp) each
+// frame is a JSON-RPC request instead of a typed message.
+func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, rpcOnly bool) {
+	conn, err := h.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return // the upgrader has answered
+	}
+	defer conn.Close()
+	s := &wsSession{h: h, conn: conn, rpcOnly: rpcOnly}
+	if !h.sessions.reserve() {
+		s.refuse()
+		return
+	}
+	defer h.sessions.release()
+	stop := context.AfterFunc(h.base, func() { s.closeFrame(websocket.CloseGoingAway, "server shutting down"); conn.Close() })
+	defer stop()
+	pinged := s.keepAlive()
+	defer pinged()
+	s.loop()
+	s.endEpisode()
+}
+
+// refuse answers a socket past the session bound, with the counts, and
+// closes it (1013).
+func (s *wsSession) refuse() {
+	s.h.refused.Inc()
+	active, max := s.h.sessions.active(), s.h.cfg.MaxSessions
+	msg := fmt.Sprintf("%d OpenEnv sessions at once (the server's --max-openenv-sessions); retry later", max)
+	if s.rpcOnly {
+		r := rpcFail(nil, rpcServerError, msg)
+		r.Error.Data = map[string]int{"active_sessions": active, "max_sessions": max}
+		s.send(r)
+	} else {
+		s.send(outMessage{Type: typeError, Data: errorData{Code: CodeCapacityReached, ActiveSessions: &active, MaxSessions: &max, Message: msg}})
+	}
+	s.closeFrame(websocket.CloseTryAgainLater, "capacity reached")
+}
+
+// keepAlive bounds the socket's silence: a ping every PingInterval, and
+// the read deadline moved on by each pong and message. It returns the
+// function that stops the pings.
+func (s *wsSession) keepAlive() func() {
+	cfg := &s.h.cfg
+	s.conn.SetReadLimit(cfg.MaxFrameBytes)
+	s.conn.SetReadDeadline(time.Now().Add(cfg.PongWait))
+	s.conn.SetPongHandler(func(string) error { return s.conn.SetReadDeadline(time.Now().Add(cfg.PongWait)) })
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(cfg.PingInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if s.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(cfg.WriteTimeout)) != nil {
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// loop reads and answers messages until the socket ends or close comes.
+func (s *wsSession) loop() {
+	for {
+		kind, frame, err := s.conn.ReadMessage()
+		if err != nil {
+			return
+		}
+		s.conn.SetReadDeadline(time.Now().Add(s.h.cfg.PongWait))
+		if kind != websocket.TextMessage {
+			s.fail(&failure{Code: CodeInvalidJSON, Message: "binary frame: messages are JSON text frames"})
+			continue
+		}
+		if s.rpcOnly {
+			if s.send(s.answerRPC(frame)) != nil {
+				return
+			}
+			continue
+		}
+		var m inMessage
+		if err := json.Unmarshal(frame, &m); err != nil {
+			s.fail(&failure{Code: CodeInvalidJSON, Message: "Invalid JSON: " + err.Error()})
+			continue
+		}
+		if m.Type == typeClose {
+			s.closeFrame(websocket.CloseNormalClosure, "")
+			return
+		}
+		if s.send(s.answer(m)) != nil {
+			return
+		}
+	}
+}
+
+// answer is the reply to one message.
+func (s *wsSession) answer(m inMessage) outMessage {
+	ctx := context.WithoutCancel(s.h.base)
+	switch m.Type {
+	case typeReset:
+		s.endEpisode()
+		ep, res, err := s.h.start(ctx, m.Data)
+		if err != nil {
+			return errorMessage(err)
+		}
+		s.ep = ep
+		return outMessage{Type: typeObservation, Data: res}
+	case typeStep:
+		res, err := s.h.act(ctx, s.ep, m.Data)
+		if err != nil {
+			return errorMessage(err)
+		}
+		return outMessage{Type: typeObservation, Data: res}
+	case typeState:
+		if s.ep == nil {
+			return outMessage{Type: typeState, Data: State{}}
+		}
+		return outMessage{Type: typeState, Data: s.ep.state()}
+	case typeMCP:
+		return outMessage{Type: typeMCP, Data: s.h.mcpOnSocket(ctx, s.ep, m.Data)}
+	}
+	return errorMessage(&failure{Code: CodeUnknownType, Message: fmt.Sprintf("Unknown message type: %q (reset, step, state, close or mcp)", m.Type)})
+}
+
+// endEpisode closes the session's episode if it has not ended: a reset
+// replaces it, and a session that ends takes it along (recorded as
+// no_submit, as an episode.close would).
+func (s *wsSession) endEpisode() {
+	if s.ep == nil || s.ep.ended() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.h.base), s.h.cfg.WriteTimeout)
+	defer cancel()
+	s.h.engine.close(ctx, s.ep.id) // an episode the Manager expired meanwhile is no longer live: nothing to close
+	s.ep = nil
+}
+
+// errorMessage is the error message of err.
+func errorMessage(err error) outMessage {
+	f := failureOf(err)
+	return outMessage{Type: typeError, Data: errorData{Message: f.Message, Code: f.Code}}
+}
+
+// answerRPC is the reply to a JSON-RPC request on GET /mcp. The socket's
+// episode is started by openenv/session/create, whose params (less
+// session_id) are a reset's data; while it runs, session/create answers
+// its id again, as OpenEnv answers a socket's own session.
+func (s *wsSession) answerRPC(frame []byte) *rpcResponse {
+	req, _, bad := parseRPC(frame)
+	if bad != nil {
+		return bad
+	}
+	if req.Method != methodSessionCreate || s.ep != nil && !s.ep.ended() {
+		return s.h.mcpOnSocket(context.WithoutCancel(s.h.base), s.ep, frame)
+	}
+	s.endEpisode()
+	ep, _, err := s.h.start(context.WithoutCancel(s.h.base), resetOfParams(req.Params))
+	if err != nil {
+		return rpcFail(req.ID, rpcCodeOf(err), err.Error())
+	}
+	s.ep = ep
+	return rpcOK(req.ID, map[string]string{"session_id": ep.id})
+}
+
+// fail sends an error message (a JSON-RPC parse error on GET /mcp).
+func (s *wsSession) fail(f *failure) {
+	if s.rpcOnly {
+		s.send(rpcFail(nil, schemas.CodeParseError, f.Message))
+		return
+	}
+	s.send(errorMessage(f))
+}
+
+// send writes one message within the write timeout.
+func (s *wsSession) send(m any) error {
+	b, err := schemas.Marshal(m)
+	if err != nil {
+		b, _ = schemas.Marshal(errorMessage(err))
+	}
+	s.conn.SetWriteDeadline(time.Now().Add(s.h.cfg.WriteTimeout))
+	return s.conn.WriteMessage(websocket.TextMessage, b)
+}
+
+// closeFrame sends a close frame (best effort: the socket may be gone).
+func (s *wsSession) closeFrame(code int, text string) {
+	s.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(s.h.cfg.WriteTimeout))
+}
