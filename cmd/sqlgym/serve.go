@@ -37,6 +37,7 @@ type serverOpts struct {
 	replyDelay  time.Duration
 	bounds      clientBounds
 	conns       connFlags
+	mcp         mcpFlags
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -55,6 +56,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"how long a reply may wait for those of the other requests its WebSocket is running, so that one write sends them together (0: never waits)")
 	f.server.bounds.register(fs)
 	f.server.conns.register(fs)
+	f.server.mcp.register(fs)
 	fs.StringVar(&f.logFormat, "log-format", "console", "log format: json or console")
 	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	f.profile.register(fs)
@@ -65,6 +67,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if err := f.server.conns.check(); err != nil {
+		return err
+	}
+	if err := f.server.mcp.check(); err != nil {
 		return err
 	}
 	log, err := newLogger(f.logFormat, f.logLevel, stderr)
@@ -116,6 +121,7 @@ func banner(datasets, addr string, token bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "sqlgym %s serving %s on ws://%s/v1/ws\n", version, datasets, addr)
 	fmt.Fprintf(&b, "  JSON-RPC over HTTP  POST http://%s/v1/rpc\n", addr)
+	fmt.Fprintf(&b, "  MCP (Streamable)    POST http://%s/mcp\n", addr)
 	fmt.Fprintf(&b, "  health              GET  http://%s/healthz\n", addr)
 	fmt.Fprintf(&b, "  metrics             GET  http://%s/metrics\n", addr)
 	fmt.Fprintf(&b, "  attach a REPL       %s\n", repl)
@@ -134,18 +140,10 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 		return err
 	}
 	defer st.close(log)
-	mgr, err := episodes.New(episodes.Config{
-		Datasets: st.datasets, Catalog: st.catalog, Runner: st.runner, Judge: st.judge,
-		Reward: st.spec, Recorder: st.recorder, Logger: log, Version: version,
-		MaxTurns: s.maxTurns, MaxCallsPerTurn: s.maxCalls, MaxEpisodes: o.maxEpisodes, IdleTimeout: o.idleTimeout, PromptDescriptions: s.promptDescriptions,
-		MaxTagsBytes: o.bounds.tagsBytes, RecentEpisodes: o.bounds.recentEpisodes, RecentBytes: o.bounds.recentBytes,
-		MaxEpisodeBytes: o.bounds.episodeBytes, MaxLiveBytes: o.bounds.liveBytes,
-		TrajectoryStore: s.storeDescription(), Tools: s.tools.set, DatasetTools: s.tools.datasets,
-	})
+	mgr, err := newManager(st, s, o, log)
 	if err != nil {
 		return err
 	}
-	registerSearchMetrics(mgr.Metrics().Registry, st.values)
 	limits := s.limits()
 	limits.MaxFrameBytes = o.frameBytes
 	o.bounds.report(&limits)
@@ -157,6 +155,9 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 		ReplyDelay: replyDelay(o.replyDelay),
 	}
 	o.conns.apply(&cfg)
+	mcpSrv := o.mcp.server(mgr, o.frameBytes, log)
+	cfg.Mounts = append(cfg.Mounts, rpc.Mount{Prefix: "/mcp", Handler: mcpSrv.Handler()})
+	defer context.AfterFunc(ctx, func() { mcpSrv.Close(o.grace) })() // an HTTP shutdown leaves sessions' streams open
 	srv := rpc.NewServer(ctx, cfg)
 	ln, err := listen()
 	if err != nil {
@@ -175,6 +176,24 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	mgr.Shutdown(sctx)
 	log.Info("stopped")
 	return err
+}
+
+// newManager builds the episode manager of a server over st: sqlgym
+// serve's, and sqlgym mcp's.
+func newManager(st *stack, s *stackFlags, o serverOpts, log *zap.Logger) (*episodes.Manager, error) {
+	mgr, err := episodes.New(episodes.Config{
+		Datasets: st.datasets, Catalog: st.catalog, Runner: st.runner, Judge: st.judge,
+		Reward: st.spec, Recorder: st.recorder, Logger: log, Version: version,
+		MaxTurns: s.maxTurns, MaxCallsPerTurn: s.maxCalls, MaxEpisodes: o.maxEpisodes, IdleTimeout: o.idleTimeout, PromptDescriptions: s.promptDescriptions,
+		MaxTagsBytes: o.bounds.tagsBytes, RecentEpisodes: o.bounds.recentEpisodes, RecentBytes: o.bounds.recentBytes,
+		MaxEpisodeBytes: o.bounds.episodeBytes, MaxLiveBytes: o.bounds.liveBytes,
+		TrajectoryStore: s.storeDescription(), Tools: s.tools.set, DatasetTools: s.tools.datasets,
+	})
+	if err != nil {
+		return nil, err
+	}
+	registerSearchMetrics(mgr.Metrics().Registry, st.values)
+	return mgr, nil
 }
 
 // limits are the bounds server.info reports.

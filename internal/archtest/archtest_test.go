@@ -33,6 +33,8 @@ var allowed = map[string][]string{
 		mod + "schemas", "go.uber.org/zap", "github.com/prometheus/client_golang", mod + "episodes/trajlog"},
 	"episodes/rpc": {mod + "episodes", mod + "schemas", "github.com/gorilla/websocket", "go.uber.org/zap",
 		"github.com/prometheus/client_golang", "golang.org/x/sync/semaphore"},
+	"episodes/mcpserver": {mod + "episodes", mod + "schemas", "github.com/modelcontextprotocol/go-sdk", "go.uber.org/zap",
+		"github.com/prometheus/client_golang"},
 	"episodes/trajlog":         {mod + "schemas", mod + "internal/atomicfile", "go.uber.org/zap"},
 	"episodes/trajlog/pgstore": {mod + "episodes/trajlog", mod + "schemas", "github.com/jackc/pgx/v5"},
 	"episodes/replay": {mod + "env", mod + "episodes", mod + "episodes/trajlog", mod + "reward", mod + "reward/judge",
