@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/mcpserver"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
@@ -109,9 +110,8 @@ func TestRewardsEqualNative(t *testing.T) {
 	h := start(t, options{})
 	cs := h.connect(t, "")
 	native := h.demo.Dial(t)
-	ctx := context.Background()
 	for name, p := range map[string]play{"right": rightPlay, "wrong": wrongPlay} {
-		var viaMCP, viaNative outcome
+		var viaMCP outcome
 		ep := startEpisode(t, cs, p.task)
 		for _, a := range p.calls {
 			res := call(t, cs, a.Tool, a.Arguments)
@@ -123,29 +123,48 @@ func TestRewardsEqualNative(t *testing.T) {
 			viaMCP.steps = append(viaMCP.steps, sr)
 		}
 		r := call(t, cs, mcpserver.ToolGetReward, nil)
-		var rw mcpserver.Reward
-		structured(t, r, &rw)
-		viaMCP.summary = schemas.CloseResult{EpisodeID: rw.EpisodeID, Outcome: rw.Outcome, FinalReward: rw.FinalReward,
-			TotalReward: rw.TotalReward, Turns: rw.Turns, RewardComponents: rw.RewardComponents}
-
-		nr, err := native.Reset(ctx, schemas.ResetParams{TaskID: p.task})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, a := range p.calls {
-			sr, err := native.Step(ctx, nr.EpisodeID, a)
-			if err != nil {
-				t.Fatal(err)
-			}
-			viaNative.steps = append(viaNative.steps, *sr)
-		}
-		sum, err := native.CloseEpisode(ctx, nr.EpisodeID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		viaNative.summary = *sum
-		compare(t, name, viaMCP, viaNative, ep.EpisodeID, nr.EpisodeID)
+		b, _ := json.Marshal(r.StructuredContent)
+		viaMCP.summary = rewardSummary(t, b)
+		viaNative, id := playNative(t, native, p)
+		compare(t, name, viaMCP, viaNative, ep.EpisodeID, id)
 	}
+}
+
+// rewardSummary reads get_reward's structured content as the summary
+// episode.close returns.
+func rewardSummary(t *testing.T, raw json.RawMessage) schemas.CloseResult {
+	t.Helper()
+	var rw mcpserver.Reward
+	if err := json.Unmarshal(raw, &rw); err != nil {
+		t.Fatalf("get_reward %s: %v", raw, err)
+	}
+	return schemas.CloseResult{EpisodeID: rw.EpisodeID, Outcome: rw.Outcome, FinalReward: rw.FinalReward,
+		TotalReward: rw.TotalReward, Turns: rw.Turns, RewardComponents: rw.RewardComponents}
+}
+
+// playNative plays p over the native protocol and returns what it
+// earned and the episode's id.
+func playNative(t *testing.T, native *client.Client, p play) (outcome, string) {
+	t.Helper()
+	ctx := context.Background()
+	var o outcome
+	nr, err := native.Reset(ctx, schemas.ResetParams{TaskID: p.task})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range p.calls {
+		sr, err := native.Step(ctx, nr.EpisodeID, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.steps = append(o.steps, *sr)
+	}
+	sum, err := native.CloseEpisode(ctx, nr.EpisodeID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.summary = *sum
+	return o, nr.EpisodeID
 }
 
 // compare fails the test where two plays of one script earned differently.
