@@ -42,7 +42,7 @@ type harness struct {
 	url  string // http://127.0.0.1:PORT/mcp
 }
 
-func start(t *testing.T, o options) *harness {
+func start(t testing.TB, o options) *harness {
 	t.Helper()
 	var handler atomic.Pointer[http.Handler] // the MCP server needs the Manager, which the demo server makes
 	late := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*handler.Load()).ServeHTTP(w, r) })
