@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os/exec"
 	"slices"
 	"strings"
@@ -88,5 +90,38 @@ func remarshal(t *testing.T, from, v any) {
 	b, _ := json.Marshal(from)
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("%s: %v", b, err)
+	}
+}
+
+// TestServeMountsMCP runs `sqlgym serve` with a token and
+// --max-mcp-sessions 1: /mcp needs the token, opens one session, and
+// refuses the next with 503 naming the flag.
+func TestServeMountsMCP(t *testing.T) {
+	p := binserver.Start(t, binserver.Build(t), "--data-dir", t.TempDir(), "--token", "sekret", "--max-mcp-sessions", "1")
+	endpoint := p.HTTP() + "/mcp"
+	initialize := func(token string) (int, string) {
+		req, _ := http.NewRequest("POST", endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize",`+
+			`"params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, _ := initialize(""); code != http.StatusUnauthorized {
+		t.Errorf("no token: %d", code)
+	}
+	if code, body := initialize("sekret"); code != http.StatusOK || !strings.Contains(body, `"name":"sqlgym"`) {
+		t.Errorf("first session: %d %s", code, body)
+	}
+	if code, body := initialize("sekret"); code != http.StatusServiceUnavailable || !strings.Contains(body, "--max-mcp-sessions") {
+		t.Errorf("second session: %d %s", code, body)
 	}
 }

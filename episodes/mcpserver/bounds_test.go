@@ -140,3 +140,24 @@ func playRight(cs *mcp.ClientSession) string {
 	}
 	return ""
 }
+
+// TestShutdownAbandonsEpisodes stops the server with an MCP session's
+// episode live: the session ends, and the episode is recorded as
+// abandoned, as a native one is at shutdown.
+func TestShutdownAbandonsEpisodes(t *testing.T) {
+	h := start(t, options{})
+	cs := h.connect(t, "")
+	ep := startEpisode(t, cs, "demo/library-001")
+	h.mcp.Close(time.Minute)
+	if got := h.scrape(t, "sqlgym_mcp_sessions"); got != 0 {
+		t.Errorf("%v sessions open after Close", got)
+	}
+	if traj, err := h.demo.Manager.Get(ep.EpisodeID); err != nil || traj.Outcome != "" {
+		t.Fatalf("the episode ended with its session: %v %v", traj, err)
+	}
+	h.demo.Stop()
+	h.demo.Manager.Shutdown(context.Background())
+	if traj, err := h.demo.Manager.Get(ep.EpisodeID); err != nil || traj.Outcome != schemas.OutcomeAbandoned {
+		t.Errorf("after shutdown: %+v %v", traj, err)
+	}
+}

@@ -78,10 +78,12 @@ func (s *Server) find(id string) *mcp.ServerSession {
 	return nil
 }
 
-// Close closes every open session, with its episode, and waits until
-// they have ended or the time given has passed: an HTTP server's
-// shutdown does not end the SSE streams sessions hold.
+// Close closes every open session and waits until they have ended or
+// the time given has passed: an HTTP server's shutdown does not end the
+// SSE streams sessions hold. Their episodes stay live, for the Manager's
+// shutdown to record as abandoned.
 func (s *Server) Close(wait time.Duration) {
+	s.closing.Store(true)
 	for ss := range s.mcp.Sessions() {
 		ss.Close()
 	}

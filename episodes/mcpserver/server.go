@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -71,6 +72,7 @@ type Server struct {
 	sessions sessionTable
 	metrics  *metrics
 	watchers sync.WaitGroup // one per open HTTP session: ends it when it closes
+	closing  atomic.Bool    // Close has begun: sessions end, their episodes stay for the Manager's shutdown
 }
 
 // New returns a server over cfg.Manager's episodes.
@@ -86,10 +88,12 @@ func New(cfg Config) *Server {
 
 // endSession closes the session's episode, when it has one that has not
 // ended (recorded as no_submit, as episode.close records it), and
-// forgets the session.
+// forgets the session. A session ended by the server's shutdown leaves
+// its episode to the Manager's, which records it as abandoned, as it
+// records native episodes.
 func (s *Server) endSession(ss *mcp.ServerSession) {
 	id := s.sessions.forget(ss)
-	if id == "" {
+	if id == "" || s.closing.Load() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)

@@ -8,8 +8,10 @@ import (
 )
 
 // RunStdio serves one MCP session over in and out (newline-delimited
-// JSON-RPC, the stdio transport) until the client closes in or ctx ends;
-// then it closes the session's episode if it is still live.
+// JSON-RPC, the stdio transport) until the client closes in or ctx ends.
+// When the client closed it, the session's episode is closed if it is
+// still live (no_submit); when ctx ended, it is left to the Manager's
+// shutdown (abandoned).
 func (s *Server) RunStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 	ss, err := s.mcp.Connect(ctx, &mcp.IOTransport{Reader: in, Writer: out}, nil)
 	if err != nil {
@@ -18,9 +20,10 @@ func (s *Server) RunStdio(ctx context.Context, in io.ReadCloser, out io.WriteClo
 	stop := context.AfterFunc(ctx, func() { ss.Close() })
 	defer stop()
 	err = ss.Wait()
-	s.endSession(ss)
 	if ctx.Err() != nil {
-		return nil
+		s.closing.Store(true)
+		err = nil
 	}
+	s.endSession(ss)
 	return err
 }
