@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"os/exec"
 	"slices"
@@ -95,33 +94,37 @@ func remarshal(t *testing.T, from, v any) {
 
 // TestServeMountsMCP runs `sqlgym serve` with a token and
 // --max-mcp-sessions 1: /mcp needs the token, opens one session, and
-// refuses the next with 503 naming the flag.
+// refuses the next with 503.
 func TestServeMountsMCP(t *testing.T) {
 	p := binserver.Start(t, binserver.Build(t), "--data-dir", t.TempDir(), "--token", "sekret", "--max-mcp-sessions", "1")
-	endpoint := p.HTTP() + "/mcp"
-	initialize := func(token string) (int, string) {
-		req, _ := http.NewRequest("POST", endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize",`+
-			`"params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
+	connect := func(token string) (*mcp.ClientSession, error) {
+		c := mcp.NewClient(&mcp.Implementation{Name: "sqlgym-test", Version: "1"}, nil)
+		return c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: p.HTTP() + "/mcp",
+			HTTPClient: &http.Client{Transport: bearerTransport(token)}, DisableStandaloneSSE: true, MaxRetries: -1}, nil)
 	}
-	if code, _ := initialize(""); code != http.StatusUnauthorized {
-		t.Errorf("no token: %d", code)
+	if _, err := connect(""); err == nil || !strings.Contains(err.Error(), "Unauthorized") {
+		t.Errorf("no token: %v", err)
 	}
-	if code, body := initialize("sekret"); code != http.StatusOK || !strings.Contains(body, `"name":"sqlgym"`) {
-		t.Errorf("first session: %d %s", code, body)
+	cs, err := connect("sekret")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if code, body := initialize("sekret"); code != http.StatusServiceUnavailable || !strings.Contains(body, "--max-mcp-sessions") {
-		t.Errorf("second session: %d %s", code, body)
+	defer cs.Close()
+	if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: mcpserver.ToolListTasks}); err != nil || res.IsError {
+		t.Errorf("list_tasks: %v %+v", err, res)
 	}
+	if _, err := connect("sekret"); err == nil || !strings.Contains(err.Error(), "Service Unavailable") {
+		t.Errorf("second session: %v", err)
+	}
+}
+
+// bearerTransport sends the token, when there is one, with each request.
+type bearerTransport string
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if b != "" {
+		r = r.Clone(r.Context())
+		r.Header.Set("Authorization", "Bearer "+string(b))
+	}
+	return http.DefaultTransport.RoundTrip(r)
 }
