@@ -251,6 +251,10 @@ func TestSessionEpisodeLifecycle(t *testing.T) {
 	if res := call(t, cs, mcpserver.ToolStartEpisode, map[string]any{"task_id": "demo/nosuch"}); !res.IsError || !strings.Contains(text(res), "nosuch") {
 		t.Errorf("an unknown task: %v %q", res.IsError, text(res))
 	}
+	if res := call(t, cs, mcpserver.ToolStartEpisode, map[string]any{"max_turns": 0}); !res.IsError ||
+		!strings.Contains(text(res), "max_turns") || strings.Contains(text(res), "rpc error") {
+		t.Errorf("max_turns 0: %v %q", res.IsError, text(res))
+	}
 	if res := call(t, cs, mcpserver.ToolStartEpisode, map[string]any{"tags": []int{1}}); !res.IsError || !strings.Contains(text(res), "tags must be a JSON object") {
 		t.Errorf("tags not an object: %v %q", res.IsError, text(res))
 	}

@@ -132,7 +132,7 @@ func (s *Server) episodeTool(name string) mcp.ToolHandler {
 		// the client goes away.
 		res, err := s.api.step(context.WithoutCancel(ctx), id, schemas.Action{Tool: name, Arguments: arguments(req)})
 		if err != nil {
-			return failed(fmt.Errorf("%s: %w; get_reward reads its reward, start_episode starts another", id, err)), nil
+			return failed(fmt.Errorf("%w; get_reward reads its reward, start_episode starts another", err)), nil
 		}
 		return result(res.Observation.Content, res, res.Info.Error != nil), nil
 	}

@@ -26,8 +26,8 @@ const (
 
 // Config configures a Server. Zero values mean the defaults.
 type Config struct {
-	Manager *episodes.Manager
-	Version string // the server's, in the MCP handshake
+	Manager *episodes.Manager // the episodes served; required
+	Version string            // the server's, in the MCP handshake
 	// MaxSessions bounds the HTTP sessions open at once
 	// (DefaultMaxSessions).
 	MaxSessions int

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -77,8 +78,15 @@ func result(text string, structured any, isError bool) *mcp.CallToolResult {
 }
 
 // failed is the answer of a call that could not be served: an error the
-// model sees and can act on, not a protocol error.
-func failed(err error) *mcp.CallToolResult { return result(err.Error(), nil, true) }
+// model sees and can act on, not a protocol error. A native protocol
+// error is given by its message, without its JSON-RPC code.
+func failed(err error) *mcp.CallToolResult {
+	var e *schemas.Error
+	if errors.As(err, &e) {
+		return result(e.Message, nil, true)
+	}
+	return result(err.Error(), nil, true)
+}
 
 // arguments returns a call's arguments; none is an empty object.
 func arguments(req *mcp.CallToolRequest) json.RawMessage {
