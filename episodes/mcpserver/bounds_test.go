@@ -161,3 +161,19 @@ func TestShutdownAbandonsEpisodes(t *testing.T) {
 		t.Errorf("after shutdown: %+v %v", traj, err)
 	}
 }
+
+// TestBodyBound sends a request larger than --max-frame-bytes: 413, and
+// no session is opened.
+func TestBodyBound(t *testing.T) {
+	h := start(t, options{bodyBytes: 4096})
+	big := strings.Replace(initialize, `"name":"raw"`, `"name":"`+strings.Repeat("x", 5000)+`"`, 1)
+	if code, body := h.postBody(t, big, nil); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 5 KB body under a 4 KiB bound: %d %q", code, body)
+	}
+	if got := h.scrape(t, "sqlgym_mcp_sessions"); got != 0 {
+		t.Errorf("%v sessions open", got)
+	}
+	if code, _ := h.post(t, nil); code != http.StatusOK {
+		t.Errorf("a small initialize: %d", code)
+	}
+}

@@ -18,7 +18,13 @@ const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pro
 // request's Host) and returns the status and body.
 func (h *harness) post(t *testing.T, headers map[string]string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest("POST", h.url, strings.NewReader(initialize))
+	return h.postBody(t, initialize, headers)
+}
+
+// postBody sends body to /mcp as a client's POST.
+func (h *harness) postBody(t *testing.T, body string, headers map[string]string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest("POST", h.url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,7 @@ type options struct {
 	maxSessions  int
 	sessionIdle  time.Duration
 	allowedHosts []string
+	bodyBytes    int64 // the largest request body (the server's --max-frame-bytes)
 }
 
 // harness is sqlgym's server on the demo, every tool offered
@@ -62,7 +63,7 @@ func start(t testing.TB, o options) *harness {
 		}},
 	})
 	srv := mcpserver.New(mcpserver.Config{Manager: d.Manager, Version: "test", MaxSessions: o.maxSessions,
-		SessionIdle: o.sessionIdle, Registry: d.Manager.Metrics().Registry})
+		SessionIdle: o.sessionIdle, MaxBodyBytes: o.bodyBytes, Registry: d.Manager.Metrics().Registry})
 	h := srv.Handler()
 	handler.Store(&h)
 	t.Cleanup(func() { srv.Close(time.Minute) }) // before the demo server stops (cleanups run last first)
