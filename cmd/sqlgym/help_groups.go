@@ -39,7 +39,12 @@ func helpGroups(cmd string) []flagGroup {
 			groupDatasets, groupEngines, groupEpisodes, groupTools,
 			{title: "Limits", flags: []string{"max-frame-bytes", "max-batch", "max-reply-bytes", "max-conn-bytes",
 				"max-reading-bytes", "max-live-bytes", "max-episode-bytes", "max-tags-bytes", "max-openenv-sessions"}},
+			{title: "MCP (Streamable HTTP at /mcp)", flags: []string{"max-mcp-sessions", "mcp-session-idle"}},
 			groupTrajectories, groupLogging,
+		}
+	case "mcp":
+		return []flagGroup{
+			groupDatasets, groupEngines, groupEpisodes, groupTools, groupTrajectories, groupLogging,
 		}
 	case "repl":
 		inProc := func(g flagGroup) flagGroup {

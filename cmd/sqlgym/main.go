@@ -43,6 +43,9 @@ func commands() []command {
 		{"serve", "run the episode server on the demo dataset or --dataset", runServe, []string{
 			"sqlgym serve " + spider + " --max-turns 6",
 			`sqlgym serve --addr 0.0.0.0:8765 --token "$TOKEN"`}},
+		{"mcp", "serve episodes to an agent harness as an MCP server over stdin and stdout (same stack flags as serve)", runMCP, []string{
+			"sqlgym mcp --data-dir sqlgym-data",
+			"sqlgym mcp " + spider + " --tools inspect_schema,execute_sql,search_values,describe_column,submit"}},
 		{"repl", "play episodes by hand: a shell on a server (--url) or on the demo", runRepl, []string{
 			"sqlgym repl",
 			`sqlgym repl --url ws://127.0.0.1:8765/v1/ws --token "$TOKEN"`}},

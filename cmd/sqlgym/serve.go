@@ -39,6 +39,7 @@ type serverOpts struct {
 	conns       connFlags
 	// openenvSessions bounds the OpenEnv surface's sessions (0: its default).
 	openenvSessions int
+	mcp             mcpFlags
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -58,6 +59,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	f.server.bounds.register(fs)
 	f.server.conns.register(fs)
 	f.server.registerOpenEnv(fs)
+	f.server.mcp.register(fs)
 	fs.StringVar(&f.logFormat, "log-format", "console", "log format: json or console")
 	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	f.profile.register(fs)
@@ -72,6 +74,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if f.server.openenvSessions < 1 {
 		return usageError{"--max-openenv-sessions must be >= 1"}
+	}
+	if err := f.server.mcp.check(); err != nil {
+		return err
 	}
 	log, err := newLogger(f.logFormat, f.logLevel, stderr)
 	if err != nil {
@@ -122,6 +127,7 @@ func banner(datasets, addr string, token bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "sqlgym %s serving %s on ws://%s/v1/ws\n", version, datasets, addr)
 	fmt.Fprintf(&b, "  JSON-RPC over HTTP  POST http://%s/v1/rpc\n", addr)
+	fmt.Fprintf(&b, "  MCP (Streamable)    POST http://%s/mcp\n", addr)
 	fmt.Fprintf(&b, "  health              GET  http://%s/healthz\n", addr)
 	fmt.Fprintf(&b, "  metrics             GET  http://%s/metrics\n", addr)
 	fmt.Fprintf(&b, "  OpenEnv base_url    http://%s%s\n", addr, openenvPrefix)
@@ -141,18 +147,10 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 		return err
 	}
 	defer st.close(log)
-	mc := st.Config()
-	mc.Logger, mc.Version, mc.TrajectoryStore = log, version, s.storeDescription()
-	mc.MaxTurns, mc.MaxCallsPerTurn, mc.PromptDescriptions = s.maxTurns, s.maxCalls, s.promptDescriptions
-	mc.MaxEpisodes, mc.IdleTimeout = o.maxEpisodes, o.idleTimeout
-	mc.MaxTagsBytes, mc.RecentEpisodes, mc.RecentBytes = o.bounds.tagsBytes, o.bounds.recentEpisodes, o.bounds.recentBytes
-	mc.MaxEpisodeBytes, mc.MaxLiveBytes = o.bounds.episodeBytes, o.bounds.liveBytes
-	mc.Tools, mc.DatasetTools = s.tools.set, s.tools.datasets
-	mgr, err := episodes.New(mc)
+	mgr, err := newManager(st, s, o, log)
 	if err != nil {
 		return err
 	}
-	registerSearchMetrics(mgr.Metrics().Registry, st.values)
 	limits := s.limits()
 	limits.MaxFrameBytes = o.frameBytes
 	o.bounds.report(&limits)
@@ -165,6 +163,9 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	}
 	o.conns.apply(&cfg)
 	mountOpenEnv(ctx, &cfg, mgr, o)
+	mcpSrv := o.mcp.server(mgr, o.frameBytes, log)
+	cfg.Mounts = append(cfg.Mounts, rpc.Mount{Prefix: "/mcp", Handler: mcpSrv.Handler()})
+	defer context.AfterFunc(ctx, func() { mcpSrv.Close(o.grace) })() // an HTTP shutdown leaves sessions' streams open
 	srv := rpc.NewServer(ctx, cfg)
 	ln, err := listen()
 	if err != nil {
@@ -183,6 +184,24 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	mgr.Shutdown(sctx)
 	log.Info("stopped")
 	return err
+}
+
+// newManager builds the episode manager of a server over st: sqlgym
+// serve's, and sqlgym mcp's.
+func newManager(st *serveStack, s *stackFlags, o serverOpts, log *zap.Logger) (*episodes.Manager, error) {
+	mc := st.Config()
+	mc.Logger, mc.Version, mc.TrajectoryStore = log, version, s.storeDescription()
+	mc.MaxTurns, mc.MaxCallsPerTurn, mc.PromptDescriptions = s.maxTurns, s.maxCalls, s.promptDescriptions
+	mc.MaxEpisodes, mc.IdleTimeout = o.maxEpisodes, o.idleTimeout
+	mc.MaxTagsBytes, mc.RecentEpisodes, mc.RecentBytes = o.bounds.tagsBytes, o.bounds.recentEpisodes, o.bounds.recentBytes
+	mc.MaxEpisodeBytes, mc.MaxLiveBytes = o.bounds.episodeBytes, o.bounds.liveBytes
+	mc.Tools, mc.DatasetTools = s.tools.set, s.tools.datasets
+	mgr, err := episodes.New(mc)
+	if err != nil {
+		return nil, err
+	}
+	registerSearchMetrics(mgr.Metrics().Registry, st.values)
+	return mgr, nil
 }
 
 // limits are the bounds server.info reports.

@@ -37,6 +37,8 @@ var allowed = map[string][]string{
 		"github.com/prometheus/client_golang", "golang.org/x/sync/semaphore"},
 	"episodes/openenv": {mod + "episodes", mod + "schemas", "github.com/gorilla/websocket", "github.com/invopop/jsonschema",
 		"github.com/prometheus/client_golang"},
+	"episodes/mcpserver": {mod + "episodes", mod + "schemas", "github.com/modelcontextprotocol/go-sdk", "go.uber.org/zap",
+		"github.com/prometheus/client_golang"},
 	"episodes/trajlog":         {mod + "schemas"},
 	"episodes/trajlog/filelog": {mod + "episodes/trajlog", mod + "schemas", mod + "internal/atomicfile", "go.uber.org/zap"},
 	"episodes/trajlog/pgstore": {mod + "episodes/trajlog", mod + "schemas", "github.com/jackc/pgx/v5"},

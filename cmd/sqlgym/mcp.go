@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/episodes/mcpserver"
+)
+
+// mcpFlags are serve's bounds on MCP sessions over HTTP (/mcp).
+type mcpFlags struct {
+	maxSessions int
+	sessionIdle time.Duration
+}
+
+func (m *mcpFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&m.maxSessions, "max-mcp-sessions", mcpserver.DefaultMaxSessions,
+		"MCP sessions open at once over HTTP (/mcp), each holding one episode; a new one past it gets HTTP 503")
+	fs.DurationVar(&m.sessionIdle, "mcp-session-idle", mcpserver.DefaultSessionIdle,
+		"how long an MCP session may go without a request before it is closed, its episode with it (recorded as no_submit)")
+}
+
+func (m *mcpFlags) check() error {
+	if m.maxSessions < 1 || m.sessionIdle <= 0 {
+		return usageError{fmt.Sprintf("--max-mcp-sessions must be >= 1 and --mcp-session-idle > 0, got %d and %s", m.maxSessions, m.sessionIdle)}
+	}
+	return nil
+}
+
+// server is the MCP server over mgr's episodes, with these bounds.
+func (m *mcpFlags) server(mgr *episodes.Manager, frameBytes int64, log *zap.Logger) *mcpserver.Server {
+	return mcpserver.New(mcpserver.Config{Manager: mgr, Version: version, MaxSessions: m.maxSessions, SessionIdle: m.sessionIdle,
+		MaxBodyBytes: frameBytes, Registry: mgr.Metrics().Registry, Logger: log})
+}
+
+// mcpCmdFlags are the flags of sqlgym mcp.
+type mcpCmdFlags struct {
+	stack     stackFlags
+	server    serverOpts
+	logFormat string
+	logLevel  string
+}
+
+// runMCP is sqlgym mcp: one MCP session over stdin and stdout, on the
+// stack serve would build from the same flags, recording to the same
+// trajectory store. Logs go to stderr.
+func runMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return mcpMain(ctx, args, os.Stdin, stdout, stderr)
+}
+
+func mcpMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("mcp", stderr)
+	var f mcpCmdFlags
+	f.stack.register(fs)
+	fs.IntVar(&f.server.maxEpisodes, "max-episodes", episodes.DefaultMaxEpisodes, "live episodes at once")
+	fs.DurationVar(&f.server.idleTimeout, "idle-timeout", episodes.DefaultIdleTimeout, "idle time after which an episode is abandoned")
+	fs.StringVar(&f.logFormat, "log-format", "console", "log format (to stderr): json or console")
+	fs.StringVar(&f.logLevel, "log-level", "warn", "log level (to stderr): debug, info, warn or error")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if f.server.maxEpisodes < 1 || f.server.idleTimeout <= 0 {
+		return usageError{"--max-episodes must be >= 1 and --idle-timeout > 0"}
+	}
+	log, err := newLogger(f.logFormat, f.logLevel, stderr)
+	if err != nil {
+		return err
+	}
+	defer log.Sync()
+	st, err := f.stack.build(ctx, log)
+	if err != nil {
+		return err
+	}
+	defer st.close(log)
+	mgr, err := newManager(st, &f.stack, f.server, log)
+	if err != nil {
+		return err
+	}
+	expiry, stopExpiry := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() { defer close(done); mgr.Run(expiry) }()
+	srv := mcpserver.New(mcpserver.Config{Manager: mgr, Version: version, Logger: log})
+	err = srv.RunStdio(ctx, io.NopCloser(stdin), nopWriteCloser{stdout})
+	stopExpiry()
+	<-done
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	mgr.Shutdown(sctx)
+	return err
+}
+
+// nopWriteCloser is a writer whose Close does nothing: stdout stays open
+// for the process's other writes.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
