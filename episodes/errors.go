@@ -5,7 +5,7 @@ import (
 )
 
 // Sentinel states that callers match with errors.Is; the JSON-RPC layer
-// (episodes/rpc) turns them into error codes.
+// (episodes/jsonrpc) turns them into error codes.
 var (
 	ErrNotFound = errors.New("episode not found")     // no live or recent episode has that id
 	ErrBusy     = errors.New("episode busy")          // too many steps of the episode wait

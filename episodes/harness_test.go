@@ -14,8 +14,8 @@ import (
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/client"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/testserver"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -47,7 +47,7 @@ var shopTasks = []env.Task{
 type harness struct {
 	t   testing.TB
 	mgr *episodes.Manager
-	srv *rpc.Server
+	srv *transport.Server
 	hs  *httptest.Server
 	url string
 	dir string
@@ -56,7 +56,7 @@ type harness struct {
 
 type options struct {
 	cfg    func(*episodes.Config)
-	server func(*rpc.ServerConfig)
+	server func(*transport.ServerConfig)
 	limits schemas.Limits // the dispatcher's limits (zero: defaults)
 	run    bool           // run the idle sweeper
 }
