@@ -13,7 +13,8 @@ import (
 )
 
 // requestSeeds are frames of the conformance tests and cases the fast
-// path must read as encoding/json does, or leave to it.
+// path must read as encoding/json does, or leave to it. They, and
+// paramSeeds, are also seeds of internal/jsonscan's FuzzScanner.
 var requestSeeds = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"episode.step","params":{"episode_id":"ep_1","action":{"tool":"execute_sql","arguments":{"sql":"SELECT 1"}}}}`,
 	`{"jsonrpc":"2.0","id":"a-1","method":"episode.reset","params":{"task_id":"t/count","max_turns":2}}`,
@@ -198,24 +199,6 @@ func TestFastParamsKeepNoSliceOfTheFrame(t *testing.T) {
 	if string(step.Action.Arguments) != wantArgs || string(reset.Tags) != wantTags || string(reset.Reward) != wantReward {
 		t.Fatalf("params changed with their frame: %q %q %q", step.Action.Arguments, reset.Tags, reset.Reward)
 	}
-}
-
-// FuzzFastRequest checks that whatever request frame the fast path
-// reads, encoding/json reads to the same request.
-func FuzzFastRequest(f *testing.F) {
-	for _, s := range requestSeeds {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, raw []byte) { agreeRequest(t, raw) })
-}
-
-// FuzzFastParams checks that whatever params a fast reader reads, the
-// strict decoder reads to the same values.
-func FuzzFastParams(f *testing.F) {
-	for _, s := range paramSeeds {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, raw []byte) { agreeAllParams(t, raw) })
 }
 
 // TestFastFieldsAreTheSchemaFields checks each shape's field names

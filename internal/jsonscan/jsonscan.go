@@ -12,6 +12,7 @@
 package jsonscan
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -37,14 +38,11 @@ const maxScanDepth = 64
 
 // Space skips JSON white space.
 func (s *Scanner) Space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
+	i := s.i
+	for i < len(s.b) && s.b[i] <= ' ' && (s.b[i] == ' ' || s.b[i] == '\t' || s.b[i] == '\n' || s.b[i] == '\r') {
+		i++
 	}
+	s.i = i
 }
 
 // Byte reads c, after white space.
@@ -173,23 +171,48 @@ func (s *Scanner) StringBody() ([]byte, bool, bool) {
 		return nil, false, false
 	}
 	start, escaped := s.i, false
-	for s.i < len(s.b) {
-		switch c := s.b[s.i]; {
-		case c == '"':
+	for {
+		s.i = plainRun(s.b, s.i)
+		if s.i == len(s.b) {
+			return nil, false, false
+		}
+		switch s.b[s.i] {
+		case '"':
 			s.i++
 			return s.b[start : s.i-1], escaped, true
-		case c == '\\':
+		case '\\':
 			if !s.escape() {
 				return nil, false, false
 			}
 			escaped = true
-		case c < 0x20:
+		default: // a control character
 			return nil, false, false
-		default:
-			s.i++
 		}
 	}
-	return nil, false, false
+}
+
+// plainRun returns the offset of the first byte at or after i that ends
+// a run of a string's plain bytes: a quote, a backslash or a control
+// character (len(b) when none does). Long strings (a trajectory line's
+// observations) pass eight bytes at a time: a word is skipped whole when
+// none of its bytes is below 0x20, a quote or a backslash (each test is
+// the classic "has a zero byte" bit trick; a byte at or above 0x80 never
+// passes it).
+func plainRun(b []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		if ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c < 0x20 || c == '"' || c == '\\' {
+			return i
+		}
+	}
+	return i
 }
 
 // escape reads one escape sequence of a string, standing on its
