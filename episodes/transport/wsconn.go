@@ -14,13 +14,14 @@ import (
 )
 
 // wsConn is one WebSocket connection: a reader goroutine, and a writer
-// only while something is to be written (see connBytes). The reader runs
-// each frame as a job on the server's workers. Once the reader and every
-// job have ended, the writer closes the socket (finish).
+// only while something is to be written (see writerState). The reader
+// runs each frame as a job on the server's workers. Once the reader and
+// every job have ended, the writer closes the socket (finish).
 type wsConn struct {
 	s       *Server
 	ws      *websocket.Conn
-	q       *connBytes
+	room    *connBudget     // what the connection holds, against MaxConnBytes
+	w       *writeSched     // who writes what is due
 	ctx     context.Context // ends when the connection is asked to close
 	cancel  context.CancelFunc
 	pinger  *time.Timer   // makes a ping due every PingInterval
@@ -39,8 +40,8 @@ type wsConn struct {
 // upgrade request, a deep stack). The connection holds its room in
 // MaxConnections until it is closed.
 func (s *Server) serveConn(ws *websocket.Conn) {
-	c := &wsConn{s: s, ws: ws, q: newConnBytes(s.cfg.MaxConnBytes), parsed: make(chan struct{}, 1)}
-	c.q.delay, c.q.fire = s.cfg.ReplyDelay, c.write
+	c := &wsConn{s: s, ws: ws, room: newConnBudget(s.cfg.MaxConnBytes), parsed: make(chan struct{}, 1)}
+	c.w = newWriteSched(c.room, s.cfg.ReplyDelay, c.write)
 	if cc := corkOf(ws); cc != nil {
 		cc.SetOnFlush(s.metrics.flushes.Inc)
 	}
@@ -66,7 +67,7 @@ func (c *wsConn) read() {
 	var jobs sync.WaitGroup
 	c.readLoop(&jobs)
 	jobs.Wait()
-	if c.q.end() {
+	if c.w.end() {
 		c.write()
 	}
 }
@@ -75,11 +76,11 @@ func (c *wsConn) read() {
 // had stopped, and gives back what the connection held. The writer calls
 // it once, when nothing more can be due.
 func (c *wsConn) finish() {
-	if !c.q.isClosed() {
+	if !c.w.isClosed() {
 		c.closeFrame(websocket.CloseNormalClosure, "")
 	}
 	c.pinger.Stop()
-	c.q.stopTimer()
+	c.w.stopTimer()
 	c.cancel()
 	c.ws.Close()
 	c.s.open.Add(-1)
@@ -124,7 +125,7 @@ func (c *wsConn) readLoop(jobs *sync.WaitGroup) {
 		if kind != websocket.TextMessage {
 			frame = nil // answered as a parse error: text frames only
 		}
-		counted := c.q.hold(len(frame))
+		counted := c.w.start(len(frame))
 		jobs.Add(1)
 		c.s.workers.Go(func() { c.runFrame(frame, held, counted, slots, jobs) })
 		<-c.parsed
@@ -142,7 +143,7 @@ func (c *wsConn) runFrame(frame []byte, held, counted int64, slots chan struct{}
 	job := c.s.cfg.Dispatcher.Prepare(frame)
 	c.s.reading.release(held) // the frame is parsed; what the job keeps is counted in counted
 	c.parsed <- struct{}{}
-	write := c.q.done(counted, job.Run(c.s.base))
+	write := c.w.done(counted, job.Run(c.s.base))
 	releaseFrame(frame)
 	<-slots
 	if write {
@@ -157,7 +158,7 @@ func (c *wsConn) runFrame(frame []byte, held, counted int64, slots chan struct{}
 // are dropped and there is always room.
 func (c *wsConn) waitForRoom(slots chan struct{}) bool {
 	slots <- struct{}{} // jobs end within their own timeouts
-	if c.q.hasRoom() {
+	if c.room.hasRoom() {
 		return true
 	}
 	c.s.metrics.readPauses.Inc()
@@ -165,11 +166,11 @@ func (c *wsConn) waitForRoom(slots chan struct{}) bool {
 	since := time.Now()
 	tick := time.NewTicker(stall / 4)
 	defer tick.Stop()
-	for !c.q.hasRoom() {
+	for !c.room.hasRoom() {
 		select {
-		case <-c.q.roomAvail:
+		case <-c.room.roomAvail:
 		case <-tick.C:
-			if stalled, queued := c.q.stalled(stall); stalled && time.Since(since) >= stall {
+			if stalled, queued := c.room.stalled(stall); stalled && time.Since(since) >= stall {
 				c.dropStalled(queued, time.Since(since))
 				return false
 			}
@@ -268,7 +269,7 @@ func (c *wsConn) shutdown() {
 		return
 	}
 	c.cancel()
-	if c.q.stop() {
+	if c.w.stop() {
 		c.s.workers.Go(c.write)
 	}
 }

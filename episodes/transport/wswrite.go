@@ -14,14 +14,14 @@ import (
 const writeChunk = 16 << 10
 
 // write is the connection's writer, run by whoever made something due
-// while no writer ran (connBytes.startWriter): a job with its reply, the
+// while no writer ran (writeSched.startWriter): a job with its reply, the
 // ping timer, the shutdown, the reader at the end. It is the only one to
 // write data frames. It does what is due until nothing is, then returns;
 // an idle connection thus has no writer and holds no stack for one.
 func (c *wsConn) write() {
 	cc := corkOf(c.ws)
 	for {
-		t, b := c.q.next()
+		t, b := c.w.next()
 		if cc != nil && (t == taskReply || t == taskPing || t == taskStop) {
 			cc.Cork()
 		}
@@ -68,7 +68,7 @@ func (c *wsConn) flush(cc *corkconn.Conn) {
 // with, the very reason the write failed (gorilla refuses data frames
 // once a close went out).
 func (c *wsConn) writeFailed() {
-	c.q.close()
+	c.w.close()
 	if cc := corkOf(c.ws); cc != nil {
 		cc.Uncork(time.Now().Add(c.s.cfg.CloseWait))
 	}
@@ -78,7 +78,7 @@ func (c *wsConn) writeFailed() {
 // pingDue runs every PingInterval, from the timer: it makes a ping due
 // and re-arms itself, until the socket closes.
 func (c *wsConn) pingDue() {
-	if c.q.ping(func() { c.pinger.Reset(c.s.cfg.PingInterval) }) {
+	if c.w.ping(func() { c.pinger.Reset(c.s.cfg.PingInterval) }) {
 		c.write()
 	}
 }
@@ -97,12 +97,12 @@ func (c *wsConn) writeReply(b []byte) error {
 		if _, err := w.Write(b[off:min(off+writeChunk, len(b))]); err != nil {
 			return err
 		}
-		c.q.wrote(len(b), false)
+		c.room.wrote(len(b), false)
 	}
 	if err := w.Close(); err != nil {
 		return err
 	}
-	c.q.wrote(len(b), true)
+	c.room.wrote(len(b), true)
 	return nil
 }
 
