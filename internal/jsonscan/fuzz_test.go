@@ -28,17 +28,19 @@ func FuzzScanner(f *testing.F) {
 }
 
 // agreeTree checks the scanner's reading of raw as one value against
-// encoding/json's, and reports whether the scanner read it.
+// encoding/json's, and Skip against that reading, and reports whether
+// the scanner read it.
 func agreeTree(t *testing.T, raw []byte) bool {
 	t.Helper()
 	s := New(raw)
 	got, ok := tree(&s, 0)
-	if !ok || !s.End() {
-		return false
-	}
+	ok = ok && s.End()
 	skipped := New(raw)
-	if !skipped.Skip() || !skipped.End() {
-		t.Fatalf("%q: read as a value, but Skip refuses it", raw)
+	if skips := skipped.Skip() && skipped.End(); skips != ok {
+		t.Fatalf("%q: Skip reads it whole %v, the value's reading %v", raw, skips, ok)
+	}
+	if !ok {
+		return false
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -53,9 +55,10 @@ func agreeTree(t *testing.T, raw []byte) bool {
 }
 
 // tree reads any value as encoding/json decodes it into an any with
-// UseNumber: objects (any key), arrays, strings, numbers, literals.
+// UseNumber: objects (any key), arrays, strings, numbers, literals; at
+// most maxScanDepth objects and arrays open at once (depth are open).
 func tree(s *Scanner, depth int) (any, bool) {
-	if depth > maxScanDepth {
+	if c := s.Peek(); (c == '{' || c == '[') && depth == maxScanDepth {
 		return nil, false
 	}
 	switch s.Peek() {
@@ -207,16 +210,20 @@ func TestScannerReadsTheCommonShapes(t *testing.T) {
 	}
 }
 
-// TestDeepValuesAreLeftToEncodingJSON: past maxScanDepth levels the
-// scanner declines, and encoding/json's own bound decides.
+// TestDeepValuesAreLeftToEncodingJSON: past maxScanDepth objects and
+// arrays open at once the scanner declines, and encoding/json's own
+// bound decides.
 func TestDeepValuesAreLeftToEncodingJSON(t *testing.T) {
-	deep := bytes.Repeat([]byte("["), maxScanDepth+2)
-	deep = append(deep, bytes.Repeat([]byte("]"), maxScanDepth+2)...)
-	if s := New(deep); s.Skip() {
-		t.Errorf("Skip read %d nested arrays; its bound is %d", maxScanDepth+2, maxScanDepth)
+	nested := func(n int) []byte {
+		return append(bytes.Repeat([]byte(`[{"a":`), n/2), append([]byte("1"), bytes.Repeat([]byte("}]"), n/2)...)...)
 	}
-	shallow := deep[1 : len(deep)-1]
-	if s := New(shallow[1 : len(shallow)-1]); !s.Skip() || !s.End() {
-		t.Errorf("Skip refused %d nested arrays", maxScanDepth)
+	if s := New(nested(maxScanDepth + 2)); s.Skip() {
+		t.Errorf("Skip read %d nested values; its bound is %d", maxScanDepth+2, maxScanDepth)
+	}
+	if s := New(nested(maxScanDepth)); !s.Skip() || !s.End() {
+		t.Errorf("Skip refused %d nested values", maxScanDepth)
+	}
+	if agreeTree(t, nested(maxScanDepth+2)) || !agreeTree(t, nested(maxScanDepth)) {
+		t.Error("the value's reading keeps another bound than Skip")
 	}
 }

@@ -32,8 +32,9 @@ func New(b []byte) Scanner { return Scanner{b: b} }
 // Pos is the offset of the next byte to read.
 func (s *Scanner) Pos() int { return s.i }
 
-// maxScanDepth bounds the nesting of a value the scanner skips; deeper
-// values take encoding/json's path, which has its own bound.
+// maxScanDepth bounds the objects and arrays open at once in a value the
+// scanner skips; deeper values take encoding/json's path, which has its
+// own bound.
 const maxScanDepth = 64
 
 // Space skips JSON white space.
@@ -346,40 +347,86 @@ func writeUnicode(out *strings.Builder, esc []byte) int {
 func (s *Scanner) RawValue() ([]byte, bool) {
 	s.Space()
 	start := s.i
-	if !s.skip(0) {
+	if !s.Skip() {
 		return nil, false
 	}
 	return s.b[start:s.i], true
 }
 
-// Skip reads any JSON value, checking it is valid, nested at most
-// maxScanDepth deep.
-func (s *Scanner) Skip() bool { return s.skip(0) }
+// Skip reads any JSON value, checking it is valid, with at most
+// maxScanDepth objects and arrays open at once. It runs as one loop over
+// the bytes, the open containers' kinds kept as bits, so that a large
+// value (a trajectory line's record) costs no call per token.
+func (s *Scanner) Skip() bool {
+	var objects uint64 // bit d is set when the container open at depth d is an object
+	depth := 0
+value:
+	for {
+		switch c := s.Peek(); c {
+		case '{', '[':
+			if depth == maxScanDepth {
+				return false
+			}
+			s.i++
+			objects &^= 1 << depth
+			if c == '{' {
+				objects |= 1 << depth
+			}
+			depth++
+			if s.Peek() == closer(c == '{') {
+				s.i++
+				depth--
+				break
+			}
+			if c == '{' && !s.memberKey() {
+				return false
+			}
+			continue value
+		case '"':
+			if _, _, ok := s.StringBody(); !ok {
+				return false
+			}
+		case 't', 'f', 'n':
+			if !s.Literal("true") && !s.Literal("false") && !s.Literal("null") {
+				return false
+			}
+		default:
+			if !s.Number() {
+				return false
+			}
+		}
+		for depth > 0 {
+			object := objects&(1<<(depth-1)) != 0
+			switch s.Peek() {
+			case ',':
+				s.i++
+				if object && !s.memberKey() {
+					return false
+				}
+				continue value
+			case closer(object):
+				s.i++
+				depth--
+			default:
+				return false
+			}
+		}
+		return true
+	}
+}
 
-// skip is Skip at depth.
-func (s *Scanner) skip(depth int) bool {
-	if depth > maxScanDepth {
-		return false
+// closer is the byte that closes an object, or an array.
+func closer(object bool) byte {
+	if object {
+		return '}'
 	}
-	switch s.Peek() {
-	case '{':
-		return s.List('{', '}', func() bool {
-			_, _, ok := s.StringBody()
-			return ok && s.Byte(':') && s.skip(depth+1)
-		})
-	case '[':
-		return s.List('[', ']', func() bool { return s.skip(depth + 1) })
-	case '"':
-		_, _, ok := s.StringBody()
-		return ok
-	case 't':
-		return s.Literal("true")
-	case 'f':
-		return s.Literal("false")
-	case 'n':
-		return s.Literal("null")
-	}
-	return s.Number()
+	return ']'
+}
+
+// memberKey reads an object member's key, any string, and its colon.
+func (s *Scanner) memberKey() bool {
+	_, _, ok := s.StringBody()
+	return ok && s.Byte(':')
 }
 
 // more reads what follows a member of an object or an element of an
