@@ -8,14 +8,14 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 )
 
 // TestBearerSchemeIsCaseInsensitive sends the token under every spelling
 // of the scheme RFC 9110 allows, and under wrong ones, over HTTP and on
 // the WebSocket upgrade.
 func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
-	h := newHarness(t, options{server: func(c *rpc.ServerConfig) { c.Token = "s3cret" }})
+	h := newHarness(t, options{server: func(c *transport.ServerConfig) { c.Token = "s3cret" }})
 	tests := []struct {
 		header string
 		want   int

@@ -5,11 +5,11 @@
 // return the schemas' params and results, and fail with errors of a
 // Kind (errors.go: NotFound, Ended, Busy, Capacity, InvalidArgument,
 // TaskNotFound, Internal) that each surface maps to its own codes. The
-// JSON-RPC protocol over WebSocket and HTTP is package episodes/rpc,
-// which uses only the exported API here and maps the kinds to JSON-RPC
-// error codes.
+// wire's protocol (JSON-RPC) is package episodes/jsonrpc, which uses only
+// the exported API here and maps the kinds to JSON-RPC error codes; its
+// transport (WebSocket and HTTP) is package episodes/transport.
 //
-// Data flows one way: socket -> dispatcher (rpc) -> manager -> session ->
+// Data flows one way: socket (transport) -> dispatcher (jsonrpc) -> manager -> session ->
 // tool -> database, and back as an observation and a reward; every reset,
 // step and end is handed to the Recorder on the way out.
 package episodes

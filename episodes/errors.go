@@ -7,7 +7,7 @@ import (
 
 // Kind says what kind of failure a call on the Manager met, in the
 // domain's words and no protocol's. Every surface maps a kind to its own
-// code: the JSON-RPC protocol (episodes/rpc, errors.go) to its error
+// code: the JSON-RPC protocol (episodes/jsonrpc, errors.go) to its error
 // codes, and a surface to come (OpenEnv, MCP) to its own. A Kind is also
 // the sentinel error of its kind: errors.Is(err, NotFound) holds for an
 // *Error of kind NotFound.

@@ -8,14 +8,14 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 )
 
 // TestOversizedFrameClosesTheSocket checks what docs/protocol.md promises:
 // a frame over the limit ends the connection with close code 1009, and
 // other connections go on.
 func TestOversizedFrameClosesTheSocket(t *testing.T) {
-	h := newHarness(t, options{server: func(c *rpc.ServerConfig) { c.MaxFrameBytes = 1024 }})
+	h := newHarness(t, options{server: func(c *transport.ServerConfig) { c.MaxFrameBytes = 1024 }})
 	rc := h.raw()
 	big := `{"jsonrpc":"2.0","id":1,"method":"server.info","params":{"pad":"` + strings.Repeat("x", 2048) + `"}}`
 	if err := rc.ws.WriteMessage(websocket.TextMessage, []byte(big)); err != nil {

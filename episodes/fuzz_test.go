@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/jsonrpc"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -25,7 +25,7 @@ func FuzzDispatch(f *testing.F) {
 	}
 	h := newHarness(f, options{})
 	f.Fuzz(func(t *testing.T, frame []byte) {
-		d := rpc.NewDispatcher(h.mgr, schemas.Limits{})
+		d := jsonrpc.NewDispatcher(h.mgr, schemas.Limits{})
 		reply := d.Prepare(frame).Run(context.Background())
 		if reply == nil {
 			return

@@ -14,9 +14,9 @@ import (
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/client"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/stack"
 	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 	"github.com/sqlgym/sqlgym/reward/judge"
@@ -49,7 +49,7 @@ var shopTasks = []env.Task{
 type harness struct {
 	t   testing.TB
 	mgr *episodes.Manager
-	srv *rpc.Server
+	srv *transport.Server
 	hs  *httptest.Server
 	url string
 	dir string
@@ -58,7 +58,7 @@ type harness struct {
 
 type options struct {
 	cfg    func(*episodes.Config)
-	server func(*rpc.ServerConfig)
+	server func(*transport.ServerConfig)
 	limits schemas.Limits // the dispatcher's limits (zero: defaults)
 	run    bool           // run the idle sweeper
 }

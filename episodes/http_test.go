@@ -8,12 +8,12 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/episodes/client"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
 func TestTokenGuardsUpgradeAndRPC(t *testing.T) {
-	h := newHarness(t, options{server: func(c *rpc.ServerConfig) { c.Token = "s3cret" }})
+	h := newHarness(t, options{server: func(c *transport.ServerConfig) { c.Token = "s3cret" }})
 	ctx := context.Background()
 	if _, err := client.Dial(ctx, h.url, ""); err == nil || !strings.Contains(err.Error(), "401") {
 		t.Fatalf("dial without a token: %v, want HTTP 401", err)

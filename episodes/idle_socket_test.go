@@ -12,14 +12,14 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 const infoFrame = `{"jsonrpc":"2.0","id":1,"method":"server.info"}`
 
 // goroutinesIn counts the goroutines whose stack runs fn, a function as
-// stack traces name it ("rpc.(*wsConn).write").
+// stack traces name it ("transport.(*wsConn).write").
 func goroutinesIn(fn string) int {
 	buf := make([]byte, 1<<20)
 	for {
@@ -49,8 +49,8 @@ func TestIdleSocketHoldsOnlyItsReader(t *testing.T) {
 	for range sockets {
 		h.raw().roundTrip(infoFrame)
 	}
-	waitfor.Until(t, "the writers to end", func() bool { return goroutinesIn("rpc.(*wsConn).write") == 0 })
-	if n := goroutinesIn("rpc.(*wsConn).read"); n != sockets {
+	waitfor.Until(t, "the writers to end", func() bool { return goroutinesIn("transport.(*wsConn).write") == 0 })
+	if n := goroutinesIn("transport.(*wsConn).read"); n != sockets {
 		t.Errorf("%d goroutines read for %d idle sockets; want one each", n, sockets)
 	}
 	if n := goroutinesIn("net/http.(*conn).serve"); n != 0 {
@@ -77,7 +77,7 @@ func pingCounter(rc *rawConn) *atomic.Int64 {
 // TestIdleSocketIsPinged: a socket with nothing to write still gets its
 // pings, each from the timer.
 func TestIdleSocketIsPinged(t *testing.T) {
-	h := newHarness(t, options{server: func(c *rpc.ServerConfig) {
+	h := newHarness(t, options{server: func(c *transport.ServerConfig) {
 		c.PingInterval = 20 * time.Millisecond
 		c.PongWait = 10 * time.Second // the client need not answer
 	}})
@@ -91,7 +91,7 @@ func TestIdleSocketIsPinged(t *testing.T) {
 // and pings due all the time, go out whole through writers started and
 // ended again and again; none is lost.
 func TestRepliesAndPingsShareTheWriter(t *testing.T) {
-	h := newHarness(t, options{server: func(c *rpc.ServerConfig) {
+	h := newHarness(t, options{server: func(c *transport.ServerConfig) {
 		c.PingInterval = time.Millisecond
 		c.PongWait = 10 * time.Second
 	}})
@@ -152,7 +152,7 @@ func TestShutdownClosesAnIdleSocket(t *testing.T) {
 	h := newHarness(t, options{})
 	rc := h.raw()
 	rc.roundTrip(infoFrame)
-	waitfor.Until(t, "the writer to end", func() bool { return goroutinesIn("rpc.(*wsConn).write") == 0 })
+	waitfor.Until(t, "the writer to end", func() bool { return goroutinesIn("transport.(*wsConn).write") == 0 })
 	closed := make(chan error, 1)
 	go func() {
 		_, _, err := rc.ws.ReadMessage() // answers the close frame

@@ -17,7 +17,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/sqlgym/sqlgym/episodes/client"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -66,7 +66,7 @@ func sendGets(t *testing.T, ws *websocket.Conn, ep string, n int) {
 // with a log line, and a client on another socket notices nothing.
 func TestClientThatNeverReadsIsClosed(t *testing.T) {
 	core, logs := observer.New(zap.WarnLevel)
-	h := newHarness(t, options{server: func(c *rpc.ServerConfig) {
+	h := newHarness(t, options{server: func(c *transport.ServerConfig) {
 		c.MaxConnBytes = 256 << 10
 		c.StallTimeout = 300 * time.Millisecond
 		c.Logger = zap.New(core)
@@ -100,9 +100,9 @@ func (c slowConn) Read(b []byte) (int, error) { return c.Conn.Read(b[:min(len(b)
 // flight, each with a reply larger than --max-conn-bytes: 7.7 MB, more
 // than the kernel's socket buffers take.
 func TestBusyReaderIsNeverDropped(t *testing.T) {
-	h := newHarness(t, options{server: func(c *rpc.ServerConfig) {
+	h := newHarness(t, options{server: func(c *transport.ServerConfig) {
 		c.MaxConnBytes = 64 << 10 // less than one reply (about 128 KB)
-		c.StallTimeout = rpc.DefaultStallTimeout
+		c.StallTimeout = transport.DefaultStallTimeout
 	}})
 	ep := bigEpisode(t, h.dial())
 	ws := dialConn(t, h.url, func(c *net.TCPConn) net.Conn {
@@ -170,7 +170,7 @@ func startMessage(t *testing.T, url string, size int) (closed <-chan error) {
 // within the read deadline however many pongs come meanwhile; the server
 // then closes the socket with 1008.
 func TestUnfinishedMessageIsCutAtItsDeadline(t *testing.T) {
-	h := newHarness(t, options{server: func(c *rpc.ServerConfig) {
+	h := newHarness(t, options{server: func(c *transport.ServerConfig) {
 		c.PingInterval = 50 * time.Millisecond
 		c.PongWait = 500 * time.Millisecond
 	}})
@@ -194,7 +194,7 @@ func TestUnfinishedMessageIsCutAtItsDeadline(t *testing.T) {
 // cut.
 func TestUnfinishedMessagesShareABoundedBudget(t *testing.T) {
 	const budget = 1 << 20
-	h := newHarness(t, options{server: func(c *rpc.ServerConfig) {
+	h := newHarness(t, options{server: func(c *transport.ServerConfig) {
 		c.MaxFrameBytes = 256 << 10
 		c.MaxReadingBytes = budget
 		c.PingInterval = 100 * time.Millisecond
@@ -243,7 +243,7 @@ func TestUnfinishedMessagesShareABoundedBudget(t *testing.T) {
 // TestConnectionsPastTheLimitAreRefused: past --max-connections a
 // WebSocket upgrade or an HTTP request gets 503 saying why.
 func TestConnectionsPastTheLimitAreRefused(t *testing.T) {
-	h := newHarness(t, options{server: func(c *rpc.ServerConfig) { c.MaxConnections = 2 }})
+	h := newHarness(t, options{server: func(c *transport.ServerConfig) { c.MaxConnections = 2 }})
 	a := h.dial()
 	h.dial()
 	_, resp, err := websocket.DefaultDialer.Dial(h.url, nil)

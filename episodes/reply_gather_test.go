@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/episodes"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
 )
@@ -49,7 +49,7 @@ func readID(t *testing.T, rc *rawConn) int {
 // replies sent together, in fewer writes than replies, and every reply
 // arrives.
 func TestRepliesGathered(t *testing.T) {
-	h := newHarness(t, options{server: func(c *rpc.ServerConfig) { c.ReplyDelay = time.Minute }})
+	h := newHarness(t, options{server: func(c *transport.ServerConfig) { c.ReplyDelay = time.Minute }})
 	reg := h.mgr.Metrics().Registry
 	rc := h.raw()
 	const n = 4
@@ -79,7 +79,7 @@ func TestRepliesGathered(t *testing.T) {
 // while a slow step on the same socket still runs.
 func TestReplyDelayBound(t *testing.T) {
 	h := newHarness(t, options{
-		server: func(c *rpc.ServerConfig) { c.ReplyDelay = 20 * time.Millisecond },
+		server: func(c *transport.ServerConfig) { c.ReplyDelay = 20 * time.Millisecond },
 		cfg: func(c *episodes.Config) {
 			c.Runner = tools.NewRunner(tools.Config{QueryTimeout: 5 * time.Second})
 		},

@@ -12,8 +12,8 @@ import (
 
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/client"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -33,7 +33,7 @@ func (r *rawConn) sendStep(id int, ep, sql string) {
 // socket, and pings often enough that a socket whose client went away
 // fails a write at once; a live client slowed by a loaded machine still
 // has long to answer them.
-func throttled(c *rpc.ServerConfig) {
+func throttled(c *transport.ServerConfig) {
 	c.MaxInFlight = 1
 	c.PingInterval = 50 * time.Millisecond
 	c.PongWait = 10 * time.Second
@@ -105,7 +105,7 @@ func outcomeOrNil(t *schemas.Trajectory) any {
 // TestBackpressureKeepsAResponsiveClient: a client the server throttles
 // for longer than PongWait, answering pings all along, keeps its socket.
 func TestBackpressureKeepsAResponsiveClient(t *testing.T) {
-	h := newHarness(t, options{server: func(c *rpc.ServerConfig) {
+	h := newHarness(t, options{server: func(c *transport.ServerConfig) {
 		c.MaxInFlight = 1
 		c.PingInterval = 100 * time.Millisecond
 		c.PongWait = 400 * time.Millisecond
@@ -295,7 +295,7 @@ func (p *chattyPeer) write(stop <-chan struct{}) {
 // connection itself (after CloseWait) while the peer is still sending,
 // and the peer's sending stops only because the server closed its socket.
 func TestServerCloseIsBoundedWithAChattyPeer(t *testing.T) {
-	h := newHarness(t, options{server: func(c *rpc.ServerConfig) { c.CloseWait = 200 * time.Millisecond }})
+	h := newHarness(t, options{server: func(c *transport.ServerConfig) { c.CloseWait = 200 * time.Millisecond }})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	stop := make(chan struct{})

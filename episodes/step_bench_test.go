@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/jsonrpc"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -19,7 +19,7 @@ import (
 // 64 steps; the reset of the next one is outside the timer.
 func BenchmarkStepFrame(b *testing.B) {
 	h := newHarness(b, options{})
-	d := rpc.NewDispatcher(h.mgr, schemas.Limits{})
+	d := jsonrpc.NewDispatcher(h.mgr, schemas.Limits{})
 	ctx := context.Background()
 	var ep string
 	b.ReportAllocs()
@@ -35,6 +35,6 @@ func BenchmarkStepFrame(b *testing.B) {
 		if !bytes.Contains(reply, []byte(`"result":{"observation"`)) {
 			b.Fatalf("step %d: %s", i, reply)
 		}
-		rpc.ReleaseFrame(reply) // as the server's writer does once the frame is written
+		jsonrpc.ReleaseFrame(reply) // as the server's writer does once the frame is written
 	}
 }

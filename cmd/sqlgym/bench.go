@@ -17,7 +17,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/episodes"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/bench"
 )
 
@@ -166,7 +166,7 @@ func benchInProcess(ctx context.Context, f *benchFlags, stderr io.Writer) (*benc
 		f.stack.dataDir = dir
 	}
 	opts := serverOpts{token: f.cfg.Token, maxEpisodes: max(4096, f.cfg.Sockets*f.cfg.EpisodesPerSocket),
-		idleTimeout: episodes.DefaultIdleTimeout, frameBytes: rpc.DefaultMaxFrameBytes, grace: 5 * time.Second, replyDelay: rpc.DefaultReplyDelay}
+		idleTimeout: episodes.DefaultIdleTimeout, frameBytes: transport.DefaultMaxFrameBytes, grace: 5 * time.Second, replyDelay: transport.DefaultReplyDelay}
 	if opts.token == "" {
 		opts.token = randomToken()
 	}

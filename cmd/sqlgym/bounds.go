@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/episodes"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/jsonrpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -29,15 +30,15 @@ type clientBounds struct {
 }
 
 func (b *clientBounds) register(fs *flag.FlagSet) {
-	fs.IntVar(&b.batch, "max-batch", rpc.DefaultMaxBatch, "requests in one JSON-RPC batch; a larger batch is refused whole (-32600)")
-	bytesVar(fs, &b.replyBytes, "max-reply-bytes", rpc.DefaultMaxReplyBytes, "bytes of one reply frame or HTTP body; calls past it get -32003")
+	fs.IntVar(&b.batch, "max-batch", jsonrpc.DefaultMaxBatch, "requests in one JSON-RPC batch; a larger batch is refused whole (-32600)")
+	bytesVar(fs, &b.replyBytes, "max-reply-bytes", jsonrpc.DefaultMaxReplyBytes, "bytes of one reply frame or HTTP body; calls past it get -32003")
 	bytesVar(fs, &b.tagsBytes, "max-tags-bytes", episodes.DefaultMaxTagsBytes, "bytes of an episode.reset's tags (-32602 past it)")
 	fs.IntVar(&b.recentEpisodes, "recent-episodes", episodes.DefaultRecentEpisodes, "ended episodes remembered for episode.get and episode.close")
 	bytesVar(fs, &b.recentBytes, "recent-bytes", episodes.DefaultRecentBytes, "bytes of ended trajectories kept whole for episode.get; older ones are read from the trajectory store")
-	bytesVar(fs, &b.connBytes, "max-conn-bytes", rpc.DefaultMaxConnBytes, "bytes one WebSocket's running requests and unwritten replies may hold before the server stops reading it")
-	fs.DurationVar(&b.stallTimeout, "stall-timeout", rpc.DefaultStallTimeout, "how long a WebSocket may hold --max-conn-bytes with nothing written to it before it is closed (1008)")
-	bytesVar(fs, &b.readingBytes, "max-reading-bytes", rpc.DefaultMaxReadingBytes, "bytes of messages being received, over every WebSocket and HTTP request")
-	fs.IntVar(&b.connections, "max-connections", rpc.DefaultMaxConnections, "open WebSockets and HTTP RPC requests at once; more get HTTP 503")
+	bytesVar(fs, &b.connBytes, "max-conn-bytes", transport.DefaultMaxConnBytes, "bytes one WebSocket's running requests and unwritten replies may hold before the server stops reading it")
+	fs.DurationVar(&b.stallTimeout, "stall-timeout", transport.DefaultStallTimeout, "how long a WebSocket may hold --max-conn-bytes with nothing written to it before it is closed (1008)")
+	bytesVar(fs, &b.readingBytes, "max-reading-bytes", transport.DefaultMaxReadingBytes, "bytes of messages being received, over every WebSocket and HTTP request")
+	fs.IntVar(&b.connections, "max-connections", transport.DefaultMaxConnections, "open WebSockets and HTTP RPC requests at once; more get HTTP 503")
 	bytesVar(fs, &b.episodeBytes, "max-episode-bytes", episodes.DefaultMaxEpisodeBytes, "bytes one live episode keeps (prompt, tags, steps); a step that needs more room gets -32602 and the episode stays usable")
 	bytesVar(fs, &b.liveBytes, "max-live-bytes", episodes.DefaultMaxLiveBytes, "bytes all live episodes keep together; resets and steps that need more room get -32003")
 }

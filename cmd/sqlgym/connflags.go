@@ -10,7 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 )
 
 // connFlags are serve's bounds on TCP connections (how many may be open,
@@ -27,12 +27,12 @@ type connFlags struct {
 }
 
 func (c *connFlags) register(fs *flag.FlagSet) {
-	fs.IntVar(&c.tcpConnections, "max-tcp-connections", rpc.DefaultMaxTCPConnections(),
+	fs.IntVar(&c.tcpConnections, "max-tcp-connections", transport.DefaultMaxTCPConnections(),
 		"TCP connections open at once, idle keep-alive ones and WebSockets included; past it a new one is closed at accept. "+
 			"Its default is half the open-file limit (RLIMIT_NOFILE), at most 16384")
-	fs.DurationVar(&c.idleConnTimeout, "idle-conn-timeout", rpc.DefaultIdleConnTimeout,
+	fs.DurationVar(&c.idleConnTimeout, "idle-conn-timeout", transport.DefaultIdleConnTimeout,
 		"how long a keep-alive HTTP connection may wait for its next request before it is closed")
-	fs.DurationVar(&c.headerTimeout, "header-timeout", rpc.DefaultHeaderTimeout,
+	fs.DurationVar(&c.headerTimeout, "header-timeout", transport.DefaultHeaderTimeout,
 		"how long a request's headers may take to arrive before its connection is closed")
 	fs.Var(&c.origins, "allowed-origins", "without --token, a web page origin (scheme://host[:port]) whose requests are served besides "+
 		"loopback ones, e.g. a web console's (repeatable or comma-separated; default: loopback origins only)")
@@ -56,7 +56,7 @@ func (c *connFlags) check() error {
 			return usageError{fmt.Sprintf("--allowed-hosts %q: give a host name or address without a scheme, path or port, e.g. gpu-box.lan", h)}
 		}
 	}
-	if limit, ok := rpc.OpenFileLimit(); ok && c.tcpConnections >= limit {
+	if limit, ok := transport.OpenFileLimit(); ok && c.tcpConnections >= limit {
 		return usageError{fmt.Sprintf("--max-tcp-connections (%d) must be below the process's open-file limit (%d, RLIMIT_NOFILE): "+
 			"databases, the trajectory log and PostgreSQL connections need descriptors too; raise the limit (ulimit -n) or lower the bound",
 			c.tcpConnections, limit)}
@@ -112,7 +112,7 @@ func splitList(values []string) []string {
 
 // apply sets the bounds and the allowed origins and hosts in the
 // server's config.
-func (c *connFlags) apply(cfg *rpc.ServerConfig) {
+func (c *connFlags) apply(cfg *transport.ServerConfig) {
 	cfg.MaxTCPConnections, cfg.IdleConnTimeout, cfg.HeaderTimeout = c.tcpConnections, c.idleConnTimeout, c.headerTimeout
 	cfg.AllowedOrigins = c.originList()
 	cfg.AllowedHosts = append(c.hostList(), c.addrHosts...)

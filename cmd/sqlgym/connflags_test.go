@@ -13,7 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 )
 
@@ -30,7 +30,7 @@ func TestServeRefusesConnectionFlagsThatCannotWork(t *testing.T) {
 		{"--allowed-hosts", "http://gpu-box", "without a scheme, path or port"},
 		{"--idle-conn-timeout", "0s", "--idle-conn-timeout"},
 	}
-	if limit, ok := rpc.OpenFileLimit(); ok {
+	if limit, ok := transport.OpenFileLimit(); ok {
 		cases = append(cases, []string{"--max-tcp-connections", fmt.Sprint(limit), "open-file limit"})
 	}
 	for _, c := range cases {
@@ -64,7 +64,7 @@ func TestInsecureServeAllowsItsOwnAddress(t *testing.T) {
 		var c connFlags
 		c.hosts.Set("a.lan")
 		c.exposed(tt.addr, tt.token, zap.NewNop())
-		var cfg rpc.ServerConfig
+		var cfg transport.ServerConfig
 		c.apply(&cfg)
 		if cfg.AllowIPHosts != tt.anyIP || !slices.Equal(cfg.AllowedHosts, tt.hosts) {
 			t.Errorf("--addr %s, token %q: any IP %v, hosts %v; want %v, %v", tt.addr, tt.token, cfg.AllowIPHosts, cfg.AllowedHosts, tt.anyIP, tt.hosts)

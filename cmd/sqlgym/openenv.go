@@ -6,7 +6,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/openenv"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 )
 
 // openenvPrefix is where the OpenEnv surface is mounted: an OpenEnv
@@ -21,11 +21,11 @@ func (o *serverOpts) registerOpenEnv(fs *flag.FlagSet) {
 
 // mountOpenEnv mounts the OpenEnv surface on cfg, over mgr, with the
 // server's frame bound and keep-alive.
-func mountOpenEnv(ctx context.Context, cfg *rpc.ServerConfig, mgr *episodes.Manager, o serverOpts) {
+func mountOpenEnv(ctx context.Context, cfg *transport.ServerConfig, mgr *episodes.Manager, o serverOpts) {
 	h := openenv.New(ctx, openenv.Config{
 		Manager: mgr, Prefix: openenvPrefix, MaxFrameBytes: o.frameBytes, MaxSessions: o.openenvSessions,
 		IdleTimeout: o.idleTimeout, PingInterval: cfg.PingInterval, PongWait: cfg.PongWait, WriteTimeout: cfg.WriteTimeout,
 		Registry: mgr.Metrics().Registry,
 	})
-	cfg.Mounts = append(cfg.Mounts, rpc.Mount{Prefix: openenvPrefix, Handler: h})
+	cfg.Mounts = append(cfg.Mounts, transport.Mount{Prefix: openenvPrefix, Handler: h})
 }

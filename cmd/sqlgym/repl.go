@@ -10,7 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/repl"
 )
 
@@ -68,6 +68,6 @@ func withLocalServer(ctx context.Context, f *replFlags, log *zap.Logger, use fun
 	key := make([]byte, 16)
 	rand.Read(key)
 	opts := serverOpts{token: hex.EncodeToString(key), maxEpisodes: 64, idleTimeout: f.idleTimeout,
-		frameBytes: rpc.DefaultMaxFrameBytes, grace: 5 * time.Second, replyDelay: rpc.DefaultReplyDelay}
+		frameBytes: transport.DefaultMaxFrameBytes, grace: 5 * time.Second, replyDelay: transport.DefaultReplyDelay}
 	return serveLoopback(ctx, &f.stack, opts, log, func(url string, st *serveStack) error { return use(url, opts.token, st) })
 }

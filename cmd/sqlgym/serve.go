@@ -12,7 +12,8 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/sqlgym/sqlgym/episodes"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/jsonrpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -52,9 +53,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&f.server.maxEpisodes, "max-episodes", episodes.DefaultMaxEpisodes,
 		"live episodes at once, a backstop: --max-live-bytes bounds their memory; more resets get error -32003")
 	fs.DurationVar(&f.server.idleTimeout, "idle-timeout", episodes.DefaultIdleTimeout, "idle time after which an episode is abandoned")
-	bytesVar(fs, &f.server.frameBytes, "max-frame-bytes", rpc.DefaultMaxFrameBytes, "largest WebSocket frame or HTTP body accepted")
+	bytesVar(fs, &f.server.frameBytes, "max-frame-bytes", transport.DefaultMaxFrameBytes, "largest WebSocket frame or HTTP body accepted")
 	fs.DurationVar(&f.server.grace, "shutdown-grace", 30*time.Second, "how long shutdown waits for running steps")
-	fs.DurationVar(&f.server.replyDelay, "reply-delay", rpc.DefaultReplyDelay,
+	fs.DurationVar(&f.server.replyDelay, "reply-delay", transport.DefaultReplyDelay,
 		"how long a reply may wait for those of the other requests its WebSocket is running, so that one write sends them together (0: never waits)")
 	f.server.bounds.register(fs)
 	f.server.conns.register(fs)
@@ -154,8 +155,8 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	limits := s.limits()
 	limits.MaxFrameBytes = o.frameBytes
 	o.bounds.report(&limits)
-	cfg := rpc.ServerConfig{
-		Dispatcher: rpc.NewDispatcher(mgr, limits), Registry: mgr.Metrics().Registry,
+	cfg := transport.ServerConfig{
+		Dispatcher: jsonrpc.NewDispatcher(mgr, limits), Registry: mgr.Metrics().Registry,
 		Logger: log, Token: o.token, MaxFrameBytes: o.frameBytes,
 		MaxConnBytes: o.bounds.connBytes, StallTimeout: o.bounds.stallTimeout,
 		MaxReadingBytes: o.bounds.readingBytes, MaxConnections: o.bounds.connections,
@@ -164,9 +165,9 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	o.conns.apply(&cfg)
 	mountOpenEnv(ctx, &cfg, mgr, o)
 	mcpSrv := o.mcp.server(mgr, o.frameBytes, log)
-	cfg.Mounts = append(cfg.Mounts, rpc.Mount{Prefix: "/mcp", Handler: mcpSrv.Handler()})
+	cfg.Mounts = append(cfg.Mounts, transport.Mount{Prefix: "/mcp", Handler: mcpSrv.Handler()})
 	defer context.AfterFunc(ctx, func() { mcpSrv.Close(o.grace) })() // an HTTP shutdown leaves sessions' streams open
-	srv := rpc.NewServer(ctx, cfg)
+	srv := transport.NewServer(ctx, cfg)
 	ln, err := listen()
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)

@@ -65,7 +65,7 @@ func TestCallsAtOnceShareWrites(t *testing.T) {
 	}
 	defer c.Close()
 	const callers = 64
-	before := c.conn.writes.Load()
+	before := c.conn.Writes()
 	c.wmu.Lock()
 	var wg sync.WaitGroup
 	errs := make(chan error, callers)
@@ -86,7 +86,7 @@ func TestCallsAtOnceShareWrites(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	if writes := c.conn.writes.Load() - before; writes != 1 {
+	if writes := c.conn.Writes() - before; writes != 1 {
 		t.Errorf("%d frames waiting together took %d writes, want 1", callers, writes)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	gojson "github.com/goccy/go-json"
 	"github.com/gorilla/websocket"
 
+	"github.com/sqlgym/sqlgym/internal/corkconn"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -27,7 +28,7 @@ var ErrClosed = errors.New("client: connection closed")
 // Client is a connection to a sqlgym server. It is safe for concurrent use.
 type Client struct {
 	ws     *websocket.Conn
-	conn   *batchConn // under ws
+	conn   *corkconn.Conn // under ws: a caller's frame and those that queue behind it go out in one write(2)
 	nextID atomic.Int64
 	done   chan struct{} // closed when the reader ends
 	err    error         // why the reader ended; read after done
@@ -67,20 +68,22 @@ func Dial(ctx context.Context, url, token string) (*Client, error) {
 	return c, nil
 }
 
-// dial opens the WebSocket over a batchConn.
-func dial(ctx context.Context, url, token string) (*websocket.Conn, *batchConn, error) {
+// dial opens the WebSocket over a corked connection: the client often
+// shares its machine with the server it drives, and the system calls it
+// spends are taken from the server.
+func dial(ctx context.Context, url, token string) (*websocket.Conn, *corkconn.Conn, error) {
 	h := http.Header{}
 	if token != "" {
 		h.Set("Authorization", "Bearer "+token)
 	}
-	bc := &batchConn{}
+	var bc *corkconn.Conn
 	d := websocket.Dialer{HandshakeTimeout: 10 * time.Second, ReadBufferSize: readBufferSize,
 		NetDialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			conn, err := (&net.Dialer{}).DialContext(ctx, network, addr)
 			if err != nil {
 				return nil, err
 			}
-			bc.Conn = conn
+			bc = corkconn.New(conn, 0)
 			return bc, nil
 		}}
 	ws, resp, err := d.DialContext(ctx, url, h)
@@ -176,13 +179,13 @@ func (c *Client) write(frame []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	c.waiting.Add(-1)
-	c.conn.holdWrites()
+	c.conn.Cork()
 	c.ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
 	err := c.ws.WriteMessage(websocket.TextMessage, frame)
 	if err == nil && c.waiting.Load() > 0 {
 		return nil // a writer is waiting: its flush sends this frame with its own
 	}
-	if ferr := c.conn.flush(); ferr != nil && err == nil {
+	if ferr := c.conn.Flush(); ferr != nil && err == nil {
 		// Frames of callers that returned before this flush were lost
 		// with it: ending the connection ends their calls too.
 		c.conn.Close()

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/sqlgym/sqlgym/internal/corkconn"
 )
 
 // Stream is a connection for a caller that keeps many requests in flight
@@ -20,10 +22,14 @@ import (
 // One goroutine may Read while others Write; Writes are serialized.
 type Stream struct {
 	ws   *websocket.Conn
-	conn *batchConn
+	conn *corkconn.Conn
 	wmu  sync.Mutex // serializes writes: gorilla allows one writer at a time
 	buf  []byte     // the last frame read, reused by the next Read
 }
+
+// maxKeptRead is the largest read buffer a Stream keeps for the next
+// Read.
+const maxKeptRead = 64 << 10
 
 // writeTimeout bounds one Write: a server that stops reading fails it.
 const writeTimeout = 10 * time.Second
@@ -42,7 +48,7 @@ func DialStream(ctx context.Context, url, token string) (*Stream, error) {
 func (s *Stream) Write(frames ...[]byte) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	s.conn.holdWrites()
+	s.conn.Cork()
 	s.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
 	var err error
 	for _, f := range frames {
@@ -50,7 +56,7 @@ func (s *Stream) Write(frames ...[]byte) error {
 			break
 		}
 	}
-	if ferr := s.conn.flush(); err == nil {
+	if ferr := s.conn.Flush(); err == nil {
 		err = ferr
 	}
 	if err != nil {
@@ -80,7 +86,7 @@ func (s *Stream) Read() ([]byte, error) {
 			return nil, err
 		}
 	}
-	if cap(b) <= maxHeldCap {
+	if cap(b) <= maxKeptRead {
 		s.buf = b
 	}
 	return b, nil

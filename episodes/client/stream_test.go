@@ -22,11 +22,11 @@ func TestStreamWritesTogether(t *testing.T) {
 	for i, v := range []string{"a", big, "c"} {
 		frames = append(frames, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"m","params":"%s"}`, i, v))
 	}
-	before := s.conn.writes.Load()
+	before := s.conn.Writes()
 	if err := s.Write(frames...); err != nil {
 		t.Fatal(err)
 	}
-	if n := s.conn.writes.Load() - before; n != 1 {
+	if n := s.conn.Writes() - before; n != 1 {
 		t.Errorf("3 frames took %d writes, want 1", n)
 	}
 	for i, v := range []string{"a", big, "c"} {

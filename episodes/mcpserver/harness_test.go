@@ -15,7 +15,7 @@ import (
 	"github.com/sqlgym/sqlgym/env/valueindex"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/mcpserver"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
@@ -57,9 +57,9 @@ func start(t testing.TB, o options) *harness {
 			c.Tools = tools.AllSet()
 			c.Runner = tools.NewRunner(tools.Config{RowLimit: 50, ObservationBytes: 8192, QueryTimeout: 10 * time.Second, Values: store})
 		},
-		Options: testserver.Options{Server: func(c *rpc.ServerConfig) {
+		Options: testserver.Options{Server: func(c *transport.ServerConfig) {
 			c.Token, c.AllowedHosts = o.token, o.allowedHosts
-			c.Mounts = append(c.Mounts, rpc.Mount{Prefix: "/mcp", Handler: late})
+			c.Mounts = append(c.Mounts, transport.Mount{Prefix: "/mcp", Handler: late})
 		}},
 	})
 	srv := mcpserver.New(mcpserver.Config{Manager: d.Manager, Version: "test", MaxSessions: o.maxSessions,

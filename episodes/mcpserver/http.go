@@ -19,7 +19,7 @@ const sessionHeader = "Mcp-Session-Id"
 // The SDK's own DNS-rebinding check is off: it refuses any Host that is
 // not a loopback name on a loopback connection, which would overrule
 // sqlgym serve's --allowed-hosts. The guard of the server that mounts the
-// handler (episodes/rpc's Mount) checks the same thing with the
+// handler (the transport's Mount) checks the same thing with the
 // operator's allowances, and the Origin too; with --token, the token.
 func (s *Server) Handler() http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{

@@ -8,14 +8,14 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/sqlgym/sqlgym/episodes/openenv"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 // TestTokenGuardsEveryRoute checks that with --token every route of the
 // surface needs it, on HTTP and on the WebSocket upgrade.
 func TestTokenGuardsEveryRoute(t *testing.T) {
-	s := start(t, nil, func(c *rpc.ServerConfig) { c.Token = "sekret" })
+	s := start(t, nil, func(c *transport.ServerConfig) { c.Token = "sekret" })
 	for _, path := range []string{"/health", "/schema", "/metadata", "/state"} {
 		if code, _ := getStatus(t, s.base+path, nil); code != http.StatusUnauthorized {
 			t.Errorf("GET %s without the token: %d, want 401", path, code)

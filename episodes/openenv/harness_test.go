@@ -14,7 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/sqlgym/sqlgym/episodes/openenv"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 )
 
@@ -32,14 +32,14 @@ type surface struct {
 
 // start serves the demo with the surface; oc and sc adjust the surface's
 // and the server's configs.
-func start(t testing.TB, oc func(*openenv.Config), sc func(*rpc.ServerConfig)) *surface {
+func start(t testing.TB, oc func(*openenv.Config), sc func(*transport.ServerConfig)) *surface {
 	t.Helper()
 	s := &surface{}
 	ready := make(chan struct{})
 	mount := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-ready; s.handler.ServeHTTP(w, r) })
 	ctx, cancel := context.WithCancel(context.Background())
-	s.Demo = testserver.StartDemo(t, testserver.DemoOptions{Options: testserver.Options{Server: func(c *rpc.ServerConfig) {
-		c.Mounts = append(c.Mounts, rpc.Mount{Prefix: "/openenv", Handler: mount})
+	s.Demo = testserver.StartDemo(t, testserver.DemoOptions{Options: testserver.Options{Server: func(c *transport.ServerConfig) {
+		c.Mounts = append(c.Mounts, transport.Mount{Prefix: "/openenv", Handler: mount})
 		if sc != nil {
 			sc(c)
 		}

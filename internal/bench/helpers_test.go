@@ -7,7 +7,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/episodes"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 )
 
@@ -37,7 +37,7 @@ func startServerLog(tb testing.TB, o serverOptions) (*testserver.Server, *env.Da
 	d := testserver.StartDemo(tb, testserver.DemoOptions{
 		Dataset: o.dataset, Durable: o.durable,
 		Config:  func(c *episodes.Config, _ string) { c.MaxEpisodes = o.maxEpisodes },
-		Options: testserver.Options{Server: func(c *rpc.ServerConfig) { c.Token = o.token }},
+		Options: testserver.Options{Server: func(c *transport.ServerConfig) { c.Token = o.token }},
 	})
 	return d.Server, d.Dataset, d.LogDir
 }

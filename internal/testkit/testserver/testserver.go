@@ -16,20 +16,21 @@ import (
 
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/client"
-	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/episodes/jsonrpc"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // Options adjust the server beyond the Manager's config.
 type Options struct {
-	Limits schemas.Limits          // what server.info reports
-	Server func(*rpc.ServerConfig) // changes the server's config before it starts
+	Limits schemas.Limits                // what server.info reports
+	Server func(*transport.ServerConfig) // changes the server's config before it starts
 }
 
 // Server is a running test server.
 type Server struct {
 	Manager *episodes.Manager
-	Server  *rpc.Server
+	Server  *transport.Server
 	HTTP    *httptest.Server
 	URL     string // the WebSocket endpoint, ws://127.0.0.1:PORT/v1/ws
 	stop    func()
@@ -45,13 +46,13 @@ func Start(tb testing.TB, cfg episodes.Config, o Options) *Server {
 		tb.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	scfg := rpc.ServerConfig{Dispatcher: rpc.NewDispatcher(mgr, o.Limits), Registry: mgr.Metrics().Registry}
+	scfg := transport.ServerConfig{Dispatcher: jsonrpc.NewDispatcher(mgr, o.Limits), Registry: mgr.Metrics().Registry}
 	if o.Server != nil {
 		o.Server(&scfg)
 	}
-	srv := rpc.NewServer(ctx, scfg)
+	srv := transport.NewServer(ctx, scfg)
 	hs := httptest.NewUnstartedServer(srv.Handler())
-	hs.Listener = rpc.WrapListener(hs.Listener) // as Serve does
+	hs.Listener = transport.WrapListener(hs.Listener) // as Serve does
 	hs.Start()
 	s := &Server{Manager: mgr, Server: srv, HTTP: hs, URL: "ws" + strings.TrimPrefix(hs.URL, "http") + "/v1/ws"}
 	s.stop = sync.OnceFunc(func() {
