@@ -1,0 +1,135 @@
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"time"
+
+	"github.com/sqlgym/sqlgym/env/sandbox"
+)
+
+// drainRows is how many rows past a result's bound a call reads and
+// drops to finish the result and keep its connection; a result with more
+// is stopped on the server (KILL QUERY) and its connection closed.
+const drainRows = 1024
+
+// conn is a pooled connection inside one call's transaction.
+type conn struct {
+	ctx     context.Context // the statement's
+	cancel  context.CancelFunc
+	tx      *sql.Tx
+	stopped bool // the statement was stopped before its rows ended
+}
+
+// stop ends the statement before its rows end: its context is cancelled,
+// so the driver closes the connection instead of reading the rest, and
+// the call kills the statement on the server.
+func (c *conn) stop() {
+	c.stopped = true
+	c.cancel()
+}
+
+// budget is one call's time: the caller's context (parent), the
+// statement's (stmt), and how much of the timeout went to waiting.
+type budget struct {
+	parent, stmt    context.Context
+	timeout, waited time.Duration
+}
+
+// call runs f inside a READ ONLY transaction on a connection of the
+// database's, within timeout from now: waiting for a slot among the
+// server's connections and for a connection counts against it, and the
+// rest is the server's time limit of the statement. The transaction is
+// always rolled back. When the call's context ends or f stops a
+// statement early, the statement is killed on the server and the
+// connection closed instead of going back to the pool.
+func (d *db) call(ctx context.Context, timeout time.Duration, f func(*conn) error) error {
+	start := time.Now()
+	waitCtx, cancelWait := context.WithTimeout(ctx, timeout)
+	defer cancelWait()
+	stmtCtx, cancel := context.WithTimeout(ctx, timeout+killGrace)
+	defer cancel()
+	b := budget{parent: ctx, stmt: waitCtx, timeout: timeout}
+	select {
+	case d.srv.slots <- struct{}{}:
+	case <-waitCtx.Done():
+		return waitFailed(b, waitCtx.Err(), fmt.Sprintf(
+			"all %d connections to the server stayed busy with other statements", d.eng.cfg.MaxConns))
+	}
+	defer func() { <-d.srv.slots }()
+	pooled, err := d.pool.Conn(waitCtx)
+	if err != nil {
+		return waitFailed(b, err, fmt.Sprintf(
+			"all %d connections to the database stayed busy with other statements", d.eng.cfg.MaxDBConns))
+	}
+	b.waited = time.Since(start)
+	id, tx, err := d.begin(stmtCtx, pooled, timeout-b.waited)
+	if err != nil {
+		discard(pooled)
+		return classify(err, b)
+	}
+	c := &conn{ctx: stmtCtx, cancel: cancel, tx: tx}
+	ferr := f(c)
+	if c.stopped || stmtCtx.Err() != nil {
+		cancel() // the driver closes the connection
+		discard(pooled)
+		d.kill(ctx, id)
+	} else if err := tx.Rollback(); err != nil {
+		discard(pooled)
+		if ferr == nil {
+			return classify(fmt.Errorf("end transaction: %w", err), b)
+		}
+	} else {
+		pooled.Close()
+	}
+	if ferr != nil {
+		return classify(ferr, b)
+	}
+	return nil
+}
+
+// begin opens the call's transaction, READ ONLY, on pooled, after
+// setting the server's time limit of its statements to left; it returns
+// the connection's id on the server, which a KILL QUERY names.
+func (d *db) begin(ctx context.Context, pooled *sql.Conn, left time.Duration) (int64, *sql.Tx, error) {
+	if _, err := pooled.ExecContext(ctx, timeLimit(d.srv.maria, left)); err != nil {
+		return 0, nil, err
+	}
+	tx, err := pooled.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return 0, nil, err
+	}
+	var id int64
+	if err := tx.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		tx.Rollback()
+		return 0, nil, err
+	}
+	return id, tx, nil
+}
+
+// kill stops connection id's statement on the server, from another
+// connection of the same account (which may kill its own sessions'
+// statements without any privilege). A statement that ended already
+// makes it a no-op.
+func (d *db) kill(ctx context.Context, id int64) {
+	killCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killGrace)
+	defer cancel()
+	d.pool.ExecContext(killCtx, fmt.Sprintf("KILL QUERY %d", id))
+}
+
+// discard closes pooled for good instead of giving it back to the pool.
+func discard(pooled *sql.Conn) {
+	pooled.Raw(func(any) error { return driver.ErrBadConn })
+	pooled.Close()
+}
+
+// timedOut is the error of a statement stopped by its timeout.
+func timedOut(b budget) error { return sandbox.TimedOut(b.timeout, b.waited) }
+
+// waitFailed is the error of a call that got no slot or connection
+// (sandbox.WaitFailed).
+func waitFailed(b budget, err error, why string) error {
+	return sandbox.WaitFailed(b.parent, b.stmt, b.timeout, err, why)
+}
