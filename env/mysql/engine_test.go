@@ -96,7 +96,7 @@ func TestReadsNameTablesAndColumns(t *testing.T) {
 		{"SELECT count(*) FROM concert", []string{"concert"}, []string{}},
 		{"SELECT T1.name, T2.year FROM singer AS T1 JOIN concert AS T2 ON T1.singer_id = T2.singer_id",
 			[]string{"concert", "singer"}, []string{"concert.singer_id", "concert.year", "singer.name", "singer.singer_id"}},
-		{"SELECT * FROM `order items`", []string{"order items"}, []string{"order items.concert_id", "order items.id", "order items.select"}},
+		{`SELECT "order items".* FROM "order items"`, []string{"order items"}, []string{"order items.concert_id", "order items.id", "order items.select"}},
 		{"SELECT 1", []string{}, []string{}},
 	}
 	for _, tc := range tests {

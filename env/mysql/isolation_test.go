@@ -123,8 +123,8 @@ func TestAccountHoldsNoGlobalPrivilege(t *testing.T) {
 		grants = append(grants, r[0].(string))
 	}
 	want := []string{
-		"GRANT USAGE ON *.* TO `" + acct + "`@`%`",
-		"GRANT SELECT ON `" + strings.ReplaceAll(name, "_", `\_`) + "`.* TO `" + acct + "`@`%`",
+		`GRANT USAGE ON *.* TO "` + acct + `"@"%"`, // the names in double quotes: the sessions' ANSI_QUOTES
+		`GRANT SELECT ON "` + strings.ReplaceAll(name, "_", `\_`) + `".* TO "` + acct + `"@"%"`,
 	}
 	if !reflect.DeepEqual(grants, want) {
 		t.Errorf("grants:\n got %q\nwant %q", grants, want)

@@ -8,8 +8,8 @@ type kind int
 const (
 	space kind = iota
 	comment
-	str   // '...' or "..." (no ANSI_QUOTES: session.go pins sql_mode)
-	ident // `...`
+	str   // '...'
+	ident // `...` or "..." (ANSI_QUOTES: session.go pins sql_mode)
 	word
 	number
 	semicolon
@@ -26,7 +26,8 @@ type token struct {
 // env/sqltext knows: backslash escapes in strings (no
 // NO_BACKSLASH_ESCAPES), "..." a string, # a comment to the end of the
 // line, -- a comment only when white space or a control character
-// follows it, and /*! ... */ a comment whose text the server runs.
+// follows it, "..." a name (the sessions' ANSI_QUOTES), and /*! ... */ a
+// comment whose text the server runs.
 func lex(sql string) []token {
 	var out []token
 	for i := 0; i < len(sql); {
@@ -56,9 +57,9 @@ func nextToken(s string) (kind, int) {
 			return comment, i + 4
 		}
 		return comment, len(s)
-	case c == '\'' || c == '"':
+	case c == '\'':
 		return str, quotedEscaped(s, c)
-	case c == '`':
+	case c == '`' || c == '"':
 		return ident, quotedEscaped(s, c)
 	case c == ';':
 		return semicolon, 1
@@ -79,12 +80,11 @@ func nextToken(s string) (kind, int) {
 }
 
 // quotedEscaped measures a token quoted by q, where a doubled q stands
-// for itself and, but in an identifier, a backslash escapes the next
-// byte.
+// for itself and, in a string, a backslash escapes the next byte.
 func quotedEscaped(s string, q byte) int {
 	for i := 1; i < len(s); i++ {
 		switch {
-		case s[i] == '\\' && q != '`':
+		case s[i] == '\\' && q == '\'':
 			i++
 		case s[i] == q && i+1 < len(s) && s[i+1] == q:
 			i++
@@ -131,8 +131,9 @@ func (t token) name() string {
 	case word:
 		return strings.ToLower(t.text)
 	case ident:
-		inner := strings.TrimSuffix(strings.TrimPrefix(t.text, "`"), "`")
-		return strings.ToLower(strings.ReplaceAll(inner, "``", "`"))
+		q := t.text[:1]
+		inner := strings.TrimSuffix(strings.TrimPrefix(t.text, q), q)
+		return strings.ToLower(strings.ReplaceAll(inner, q+q, q))
 	}
 	return ""
 }

@@ -39,6 +39,7 @@ func attacks(file, other string) []attack {
 	}
 	return []attack{
 		{name: "load_file", sql: "SELECT LOAD_FILE('/etc/hostname')", kinds: denied},
+		{name: "load_file after a double-quoted name ending in a backslash", sql: `SELECT 1 AS "\", LOAD_FILE('/etc/hostname') AS "x"`, kinds: denied},
 		{name: "load_file quoted", sql: "SELECT `load_file`('/etc/hostname')", kinds: denied},
 		{name: "into outfile", sql: "SELECT * FROM singer INTO OUTFILE '" + file + "'", kinds: denied},
 		{name: "into dumpfile", sql: "SELECT photo FROM singer LIMIT 1 INTO DUMPFILE '" + file + "'", kinds: denied},

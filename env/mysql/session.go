@@ -7,12 +7,14 @@ import (
 
 // sqlMode is every session's sql_mode. It is pinned, whatever the
 // server's default, so that both kinds of server read a statement alike
-// and as check.go lexes it: "..." is a string (no ANSI_QUOTES), a
-// backslash escapes in a string (no NO_BACKSLASH_ESCAPES), || is OR (no
-// PIPES_AS_CONCAT). ONLY_FULL_GROUP_BY is left out: MariaDB's check of it
+// and as check.go lexes it: "..." quotes a name (ANSI_QUOTES), as in
+// standard SQL, PostgreSQL and SQLite, so that the names the tools show
+// and the statements they build in double quotes run as they do on the
+// other engines (a string takes single quotes); a backslash escapes in
+// a string (no NO_BACKSLASH_ESCAPES); || is OR (no PIPES_AS_CONCAT). ONLY_FULL_GROUP_BY is left out: MariaDB's check of it
 // does not see functional dependence, so a statement MySQL 8 accepts
 // would fail on MariaDB (docs/engines.md).
-const sqlMode = "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"
+const sqlMode = "ANSI_QUOTES,STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"
 
 // Session bounds that are not Config fields.
 const (
