@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/mysql"
 	"github.com/sqlgym/sqlgym/env/postgres"
 )
 
@@ -133,7 +134,7 @@ func badDatabases(refs []dbRef, errs []error, log *zap.Logger) error {
 			continue
 		}
 		r := refs[i]
-		source := postgres.Redact(r.ds.DBs[r.dbID])
+		source := mysql.Redact(postgres.Redact(r.ds.DBs[r.dbID]))
 		log.Error("database failed the startup check", zap.String("dataset", r.ds.Name),
 			zap.String("db_id", r.dbID), zap.String("source", source), zap.Error(err))
 		lines = append(lines, fmt.Sprintf("  %s/%s: %s: %v", r.ds.Name, r.dbID, source, rootCause(err)))

@@ -192,7 +192,7 @@ func (s *stackFlags) engines(values env.ValueSearcher) (*env.Catalog, *tools.Run
 	if cacheBytes == 0 {
 		cacheBytes = -1 // the runner's "keep none"; its zero is the default
 	}
-	return env.NewCatalog(eng, s.engine.postgres(s.queryTimeout)),
+	return s.engine.catalog(eng, s.queryTimeout),
 		tools.NewRunner(tools.Config{RowLimit: s.rowLimit, ObservationBytes: s.observationBytes, QueryTimeout: s.queryTimeout,
 			SchemaCacheBytes: cacheBytes, Values: values}),
 		judge.New(judge.Config{PredTimeout: s.submitTimeout, GoldTimeout: s.goldTimeout})

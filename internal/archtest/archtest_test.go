@@ -19,6 +19,7 @@ var allowed = map[string][]string{
 	"env/hardness":     {mod + "env/sqltext"},
 	"env/sandbox":      {mod + "env", mod + "env/sqltext"},
 	"env/postgres":     {mod + "env", mod + "env/sandbox", mod + "env/sqltext", "github.com/jackc/pgx/v5"},
+	"env/mysql":        {mod + "env", mod + "env/sandbox", "github.com/go-sql-driver/mysql"},
 	"env/sqlite":       {mod + "env", mod + "env/sandbox", mod + "env/sqltext", mod + "schemas", mod + "internal/atomicfile", "github.com/mattn/go-sqlite3"},
 	"env/valueindex":   {mod + "env", "github.com/agnivade/levenshtein", "github.com/mattn/go-sqlite3", "golang.org/x/text/runes", "golang.org/x/text/transform", "golang.org/x/text/unicode/norm"},
 	"env/pgimport":     {mod + "env", mod + "env/sqltext", mod + "env/postgres", mod + "reward", mod + "internal/atomicfile", "github.com/jackc/pgx/v5"},
