@@ -59,9 +59,11 @@ var infoSchemaAllowed = map[string]bool{
 // server runs, and whose SET_VAR changes a setting), user and system
 // variables (state that would outlive the statement, or tell of the
 // server), locking reads, and the names of deniedNames, qualifiedDenied
-// and the information_schema tables not in infoSchemaAllowed. Every
+// and the information_schema tables not in infoSchemaAllowed. A denied
+// name written as a quoted identifier is allowed where own reports it a
+// table or column of the database's ("procedure" as a column). Every
 // refusal is an env.ErrDenied *env.QueryError.
-func checkStatement(stmt string) error {
+func checkStatement(stmt string, own func(name string) bool) error {
 	all := lex(stmt)
 	for _, t := range all {
 		c := t.text
@@ -76,7 +78,7 @@ func checkStatement(stmt string) error {
 		case t.kind == punct && t.text == "@":
 			return denied("user and system variables (@name, @@name) are not allowed")
 		case n == "":
-		case deniedNames[n] != "":
+		case deniedNames[n] != "" && !(t.kind == ident && own(n)):
 			return denied(fmt.Sprintf("%s is not allowed: it %s", strings.ToUpper(n), deniedNames[n]))
 		case followedBy(toks, i, "."):
 			if qualifiedDenied[n] {

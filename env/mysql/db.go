@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,13 +60,28 @@ func (d *db) limits(lim env.Limits) limits {
 
 // check runs the checks of a model's statement and returns the one
 // statement of text.
-func (d *db) check(text string) (string, error) {
+func (d *db) check(ctx context.Context, text string) (string, error) {
 	rules := sandbox.Rules{Allowed: leadingKeywords, MaxBytes: d.eng.cfg.MaxSQLBytes, Count: countStatements}
 	stmt, err := rules.Statement(text)
 	if err != nil {
 		return "", err
 	}
-	return stmt, checkStatement(stmt)
+	return stmt, checkStatement(stmt, func(name string) bool { return d.ownName(ctx, name) })
+}
+
+// ownName reports whether name (in lower case) is a table or column of
+// the database's.
+func (d *db) ownName(ctx context.Context, name string) bool {
+	tables, err := d.Tables(ctx)
+	if err != nil {
+		return false
+	}
+	for _, t := range tables {
+		if strings.EqualFold(t.Name, name) || slices.ContainsFunc(t.Columns, func(c env.Column) bool { return strings.EqualFold(c.Name, name) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // Query runs one read-only statement of the model's within lim. A zero
@@ -73,7 +90,7 @@ func (d *db) check(text string) (string, error) {
 // ceilings. The timeout covers the wait for a connection too; the
 // result's Elapsed is the statement's own time.
 func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.ResultSet, error) {
-	stmt, err := d.check(text)
+	stmt, err := d.check(ctx, text)
 	if err != nil {
 		return nil, err
 	}

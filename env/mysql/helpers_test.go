@@ -31,13 +31,14 @@ CREATE TABLE singer (
 	flags BIT(4),
 	info JSON,
 	ratio DOUBLE,
-	huge BIGINT UNSIGNED
+	huge BIGINT UNSIGNED,
+	` + "`procedure`" + ` INT
 );
 INSERT INTO singer VALUES
-	(1, 'Ana', 'France', 30, 1.50, X'00ff', '1990-01-02', '2020-01-02 03:04:05', '2021-05-06 07:08:09', b'1010', '{"k": [1, 2]}', 0.1, 18446744073709551615),
-	(2, 'Bo', 'Spain', NULL, 2, NULL, NULL, NULL, NULL, b'0', 'null', 1e300, 7),
-	(3, 'Cy', NULL, 41, NULL, X'', NULL, NULL, NULL, NULL, NULL, -2.5, NULL),
-	(4, 'Dé', 'Perú', 25, 12345678.25, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0);
+	(1, 'Ana', 'France', 30, 1.50, X'00ff', '1990-01-02', '2020-01-02 03:04:05', '2021-05-06 07:08:09', b'1010', '{"k": [1, 2]}', 0.1, 18446744073709551615, NULL),
+	(2, 'Bo', 'Spain', NULL, 2, NULL, NULL, NULL, NULL, b'0', 'null', 1e300, 7, NULL),
+	(3, 'Cy', NULL, 41, NULL, X'', NULL, NULL, NULL, NULL, NULL, -2.5, NULL, NULL),
+	(4, 'Dé', 'Perú', 25, 12345678.25, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL);
 CREATE TABLE concert (
 	concert_id INT PRIMARY KEY,
 	singer_id INT NOT NULL,

@@ -103,6 +103,8 @@ func attacks(file, other string) []attack {
 			kinds: slowOrBig, bounded: true, ok: atMost(recursionDepth + 1)},
 		{name: "cross join count", sql: "SELECT count(*) FROM big a, big b, big c", kinds: slowOrBig},
 		{name: "temporary table bomb", sql: "SELECT DISTINCT CONCAT(a.label, b.label) AS v FROM big a, big b ORDER BY v DESC LIMIT 1", kinds: slowOrBig},
+		{name: "a denied name that is the database's own column, quoted", sql: `SELECT "procedure" FROM singer`},
+		{name: "a denied name that is the database's own column, bare", sql: `SELECT procedure FROM singer`, kinds: denied},
 		{name: "connection id is harmless", sql: "SELECT CONNECTION_ID() > 0"},
 	}
 }
