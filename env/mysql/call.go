@@ -19,6 +19,7 @@ const drainRows = 1024
 type conn struct {
 	ctx     context.Context // the statement's
 	cancel  context.CancelFunc
+	prefix  string // written before each statement: MariaDB's time limit
 	tx      *sql.Tx
 	stopped bool // the statement was stopped before its rows ended
 }
@@ -65,19 +66,20 @@ func (d *db) call(ctx context.Context, timeout time.Duration, f func(*conn) erro
 			"all %d connections to the database stayed busy with other statements", d.eng.cfg.MaxDBConns))
 	}
 	b.waited = time.Since(start)
-	id, tx, err := d.begin(stmtCtx, pooled, timeout-b.waited)
+	key := driverConn(pooled)
+	c := &conn{ctx: stmtCtx, cancel: cancel}
+	id, err := d.begin(c, pooled, key, timeout-b.waited)
 	if err != nil {
-		discard(pooled)
+		d.discard(pooled, key)
 		return classify(err, b)
 	}
-	c := &conn{ctx: stmtCtx, cancel: cancel, tx: tx}
 	ferr := f(c)
 	if c.stopped || stmtCtx.Err() != nil {
 		cancel() // the driver closes the connection
-		discard(pooled)
+		d.discard(pooled, key)
 		d.kill(ctx, id)
-	} else if err := tx.Rollback(); err != nil {
-		discard(pooled)
+	} else if err := c.tx.Rollback(); err != nil {
+		d.discard(pooled, key)
 		if ferr == nil {
 			return classify(fmt.Errorf("end transaction: %w", err), b)
 		}
@@ -90,23 +92,60 @@ func (d *db) call(ctx context.Context, timeout time.Duration, f func(*conn) erro
 	return nil
 }
 
-// begin opens the call's transaction, READ ONLY, on pooled, after
-// setting the server's time limit of its statements to left; it returns
-// the connection's id on the server, which a KILL QUERY names.
-func (d *db) begin(ctx context.Context, pooled *sql.Conn, left time.Duration) (int64, *sql.Tx, error) {
-	if _, err := pooled.ExecContext(ctx, timeLimit(d.srv.maria, left)); err != nil {
-		return 0, nil, err
+// begin opens the call's transaction, READ ONLY, on pooled (whose
+// driver connection is key), with the server's time limit of its
+// statements set to left: on MariaDB by a prefix of each statement (SET
+// STATEMENT max_statement_time = ... FOR), on MySQL by a SET before. It
+// returns the connection's id on the server, which a KILL QUERY names.
+func (d *db) begin(c *conn, pooled *sql.Conn, key any, left time.Duration) (int64, error) {
+	if d.srv.maria {
+		c.prefix = "SET STATEMENT " + timeLimit(true, left) + " FOR "
+	} else if _, err := pooled.ExecContext(c.ctx, "SET "+timeLimit(false, left)); err != nil {
+		return 0, err
 	}
-	tx, err := pooled.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := pooled.BeginTx(c.ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return 0, nil, err
+		return 0, err
 	}
-	var id int64
-	if err := tx.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+	c.tx = tx
+	id, err := d.connID(c, key)
+	if err != nil {
 		tx.Rollback()
-		return 0, nil, err
 	}
-	return id, tx, nil
+	return id, err
+}
+
+// connID is the server's id of the driver connection key, read once per
+// connection (SELECT CONNECTION_ID()) and then kept. The ids kept are
+// bounded: past four times the pool's connections (those the pool
+// closed by itself are not forgotten one by one) they are read afresh.
+func (d *db) connID(c *conn, key any) (int64, error) {
+	d.idsMu.Lock()
+	id, ok := d.ids[key]
+	d.idsMu.Unlock()
+	if ok {
+		return id, nil
+	}
+	if err := c.tx.QueryRowContext(c.ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		return 0, err
+	}
+	d.idsMu.Lock()
+	if len(d.ids) >= 4*d.eng.cfg.MaxDBConns {
+		clear(d.ids)
+	}
+	d.ids[key] = id
+	d.idsMu.Unlock()
+	return id, nil
+}
+
+// driverConn is the driver's connection under pooled.
+func driverConn(pooled *sql.Conn) any {
+	var key any
+	pooled.Raw(func(dc any) error {
+		key = dc
+		return nil
+	})
+	return key
 }
 
 // kill stops connection id's statement on the server, from another
@@ -119,8 +158,12 @@ func (d *db) kill(ctx context.Context, id int64) {
 	d.pool.ExecContext(killCtx, fmt.Sprintf("KILL QUERY %d", id))
 }
 
-// discard closes pooled for good instead of giving it back to the pool.
-func discard(pooled *sql.Conn) {
+// discard closes pooled (whose driver connection is key) for good
+// instead of giving it back to the pool.
+func (d *db) discard(pooled *sql.Conn, key any) {
+	d.idsMu.Lock()
+	delete(d.ids, key)
+	d.idsMu.Unlock()
 	pooled.Raw(func(any) error { return driver.ErrBadConn })
 	pooled.Close()
 }

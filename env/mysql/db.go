@@ -25,6 +25,9 @@ type db struct {
 
 	mu     sync.Mutex  // guards tables
 	tables []env.Table // every table, once read
+
+	idsMu sync.Mutex
+	ids   map[any]int64 // the server's ids of the pool's driver connections (connID)
 }
 
 var (
@@ -39,6 +42,7 @@ func (d *db) Immutable() bool { return true }
 
 // Close closes the database's pool.
 func (d *db) Close() error {
+	d.eng.closing(d)
 	d.eng.release(d.srv)
 	return d.pool.Close()
 }

@@ -20,8 +20,10 @@ import (
 type Engine struct {
 	cfg Config
 
-	mu      sync.Mutex         // guards servers
+	mu      sync.Mutex         // guards servers, open and closed
 	servers map[string]*server // by host:port
+	open    map[*db]bool       // the databases open now
+	closed  env.PoolStats      // the waits of the pools since closed
 }
 
 // server is what the engine knows of one server: which kind it is, and
@@ -35,11 +37,14 @@ type server struct {
 	err    error
 }
 
-var _ env.Engine = (*Engine)(nil)
+var (
+	_ env.Engine       = (*Engine)(nil)
+	_ env.PoolReporter = (*Engine)(nil)
+)
 
 // New returns an Engine configured by cfg.
 func New(cfg Config) *Engine {
-	return &Engine{cfg: cfg.withDefaults(), servers: map[string]*server{}}
+	return &Engine{cfg: cfg.withDefaults(), servers: map[string]*server{}, open: map[*db]bool{}}
 }
 
 // Dialect returns env.MySQL.
@@ -72,7 +77,10 @@ func (e *Engine) Open(ctx context.Context, source string) (env.DB, error) {
 	pool.SetMaxOpenConns(e.cfg.MaxDBConns)
 	pool.SetMaxIdleConns(e.cfg.MaxDBConns)
 	pool.SetConnMaxIdleTime(idleConnTime)
-	d := &db{eng: e, srv: srv, name: src.db, server: src.server(), pool: pool}
+	d := &db{eng: e, srv: srv, name: src.db, server: src.server(), pool: pool, ids: map[any]int64{}}
+	e.mu.Lock()
+	e.open[d] = true
+	e.mu.Unlock()
 	if _, err := d.Tables(ctx); err != nil {
 		d.Close()
 		return nil, fmt.Errorf("%s: %w", where, err)
@@ -92,6 +100,35 @@ func (e *Engine) server(src source) *server {
 	}
 	s.refs++
 	return s
+}
+
+// PoolStats reports the waits and connections of every database's pool,
+// closed ones included.
+func (e *Engine) PoolStats() env.PoolStats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sum := e.closed
+	for d := range e.open {
+		sum = sum.Add(poolStats(d.pool))
+	}
+	return sum
+}
+
+// closing counts d's pool's waits among the closed ones'.
+func (e *Engine) closing(d *db) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.open[d] {
+		delete(e.open, d)
+		st := poolStats(d.pool)
+		st.InUse, st.Open = 0, 0
+		e.closed = e.closed.Add(st)
+	}
+}
+
+func poolStats(p *sql.DB) env.PoolStats {
+	st := p.Stats()
+	return env.PoolStats{Waits: st.WaitCount, WaitTime: st.WaitDuration, InUse: st.InUse, Open: st.OpenConnections}
 }
 
 // release counts one database fewer on s, forgetting it after the last.

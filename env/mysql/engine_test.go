@@ -28,8 +28,8 @@ func TestValuesAreFaithful(t *testing.T) {
 	if rs.Columns[0] != "singer_id" || len(rs.Columns) != 14 {
 		t.Errorf("columns = %v", rs.Columns)
 	}
-	rs = query(t, d, "SELECT 7 DIV 2, 7 / 2, CAST('x' AS BINARY), NULL, 'a' = 'A', SUM(net_worth) FROM singer", env.Limits{})
-	if want := []any{int64(3), 3.5, []byte("x"), nil, int64(1), 12345681.75}; !reflect.DeepEqual(rs.Rows[0], want) {
+	rs = query(t, d, "SELECT 7 DIV 2, 7 / 2, CAST('x' AS BINARY), NULL, 'a' = 'A', SUM(net_worth), 1 / 3, AVG(singer_id), SUM(age) FROM singer", env.Limits{})
+	if want := []any{int64(3), 3.5, []byte("x"), nil, int64(1), 12345681.75, 1.0 / 3, 2.5, int64(96)}; !reflect.DeepEqual(rs.Rows[0], want) {
 		t.Errorf("expressions = %#v, want %#v", rs.Rows[0], want)
 	}
 }
@@ -79,6 +79,9 @@ func TestBounds(t *testing.T) {
 	}
 	_, err := d.Query(context.Background(), "SELECT x FROM big", env.Limits{})
 	enginetest.CheckKind(t, err, []error{env.ErrTooLarge})
+	if st := d.eng.PoolStats(); st.Open > 1 || st.InUse != 0 {
+		t.Errorf("pool stats %+v: want at most the one connection, idle", st)
+	}
 	// The one connection was stopped and dropped; the next call has a new one.
 	rs = query(t, d, "SELECT count(*) FROM big", env.Limits{})
 	if rs.Rows[0][0] != int64(10000) {
@@ -122,6 +125,9 @@ func TestStatementErrors(t *testing.T) {
 		{"SELEC 1", env.ErrSQL, "syntax error"},
 		{"SELECT 1; SELECT 2", env.ErrMultiStatement, "one statement"},
 		{"SELECT 1 # a comment", nil, ""},
+		{"EXPLAIN SELECT name FROM singer", nil, ""},
+		{"VALUES (1), (2)", nil, ""},
+		{"WITH t AS (SELECT 1 AS x) SELECT x FROM t", nil, ""},
 		{"SELECT 1 # a comment; SELECT 2", env.ErrMultiStatement, "one statement"}, // either lexer's count of two refuses
 		{"SELECT '\\'; SELECT 2'", env.ErrMultiStatement, "one statement"},
 	}

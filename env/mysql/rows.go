@@ -11,7 +11,7 @@ import (
 // run runs q (with args, for the engine's own queries) and keeps its
 // rows within lim.
 func (c *conn) run(q string, lim limits, args ...any) (*env.ResultSet, error) {
-	rows, err := c.tx.QueryContext(c.ctx, q, args...)
+	rows, err := c.tx.QueryContext(c.ctx, c.prefix+q, args...)
 	if err != nil {
 		return nil, err
 	}

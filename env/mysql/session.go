@@ -21,6 +21,10 @@ const (
 	tmpTableBytes  = 16 << 20 // in-memory temporary tables, before they go to disk
 	groupConcatMax = 1 << 20  // GROUP_CONCAT's result (MariaDB's default; MySQL's is 1024)
 	recursionDepth = 1000     // rows of a recursive CTE (MySQL's default depth)
+	// divDecimals are the decimals a quotient (and AVG) carries past its
+	// dividend's: the most the server allows, so that 1 / 3 reads as the
+	// float64 SQLite's 1.0 / 3 gives, not 0.3333 (the default 4).
+	divDecimals = 30
 )
 
 // sessionParams are the settings every connection starts with, set once
@@ -29,14 +33,15 @@ const (
 // (tmp_table_size, max_heap_table_size), GROUP_CONCAT's result, a
 // recursive CTE's iterations, and on MariaDB the session's whole memory
 // (max_session_mem_used); and fix how values are written (sql_mode,
-// UTC time zone).
+// UTC time zone, the decimals of a quotient).
 func sessionParams(maria bool, cfg Config) map[string]string {
 	p := map[string]string{
-		"sql_mode":             "'" + sqlMode + "'",
-		"time_zone":            "'+00:00'",
-		"tmp_table_size":       fmt.Sprint(tmpTableBytes),
-		"max_heap_table_size":  fmt.Sprint(tmpTableBytes),
-		"group_concat_max_len": fmt.Sprint(groupConcatMax),
+		"sql_mode":                "'" + sqlMode + "'",
+		"time_zone":               "'+00:00'",
+		"tmp_table_size":          fmt.Sprint(tmpTableBytes),
+		"max_heap_table_size":     fmt.Sprint(tmpTableBytes),
+		"group_concat_max_len":    fmt.Sprint(groupConcatMax),
+		"div_precision_increment": fmt.Sprint(divDecimals),
 	}
 	if maria {
 		p["max_recursive_iterations"] = fmt.Sprint(recursionDepth)
@@ -47,14 +52,14 @@ func sessionParams(maria bool, cfg Config) map[string]string {
 	return p
 }
 
-// timeLimit is the statement that sets the server's time limit of the
-// session's next statements to d: max_statement_time in seconds on
-// MariaDB, max_execution_time in milliseconds on MySQL (which applies it
-// to SELECT statements only, the only ones that run).
+// timeLimit is the assignment of the server's time limit of a
+// statement, d: max_statement_time in seconds on MariaDB,
+// max_execution_time in milliseconds on MySQL (which applies it to
+// SELECT statements only, the only ones that run).
 func timeLimit(maria bool, d time.Duration) string {
 	ms := max(d.Milliseconds(), 1)
 	if maria {
-		return fmt.Sprintf("SET max_statement_time = %d.%03d", ms/1000, ms%1000)
+		return fmt.Sprintf("max_statement_time = %d.%03d", ms/1000, ms%1000)
 	}
-	return fmt.Sprintf("SET max_execution_time = %d", ms)
+	return fmt.Sprintf("max_execution_time = %d", ms)
 }
