@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env/mysql"
+	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/internal/mysqltest"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -145,6 +146,57 @@ func TestOfflineCommandsOnMySQL(t *testing.T) {
 	for _, rec := range jsonLines(t, rescored) {
 		if rec["outcome"] != "correct" {
 			t.Errorf("rescored %v: outcome %v, want correct", rec["task_id"], rec["outcome"])
+		}
+	}
+}
+
+// TestEvalOnMySQLAgreesWithSQLite scores the same predictions on the
+// MySQL dataset and on a SQLite copy of it (the golds in each one's
+// dialect): the verdicts agree but where the dialects do, and the one
+// that differs is a class docs/engines.md names ("/ divides exactly").
+func TestEvalOnMySQLAgreesWithSQLite(t *testing.T) {
+	myDir, url := mysqlDataset(t)
+	tasks := jsonLines(t, filepath.Join(myDir, "tasks.jsonl"))
+	db := tasks[0]["db_id"].(string)
+	dir := t.TempDir()
+	path := filepath.Join(dir, db+".sqlite")
+	err := sqlite.Build(context.Background(), path, `CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name VARCHAR(20) NOT NULL, age INT, net_worth DECIMAL(8, 2));
+INSERT INTO singer VALUES (1, 'Ana', 30, 1.50), (2, 'Bo', 41, 20), (3, 'Cy', 25, NULL), (4, 'Di', NULL, 3);`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sqliteGolds := []string{mysqlTasks[0].gold, "SELECT name || '!' FROM singer ORDER BY singer_id",
+		"SELECT age / 2 FROM singer WHERE age IS NOT NULL ORDER BY singer_id", mysqlTasks[3].gold}
+	var lines strings.Builder
+	for i, task := range mysqlTasks {
+		fmt.Fprintf(&lines, `{"task_id": "%d", "db_id": %q, "question": %q, "gold_sql": %q, "db_path": %q}`+"\n", i+1, db, task.question, sqliteGolds[i], path)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tasks.jsonl"), []byte(lines.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	preds := writeJSON(t, t.TempDir(), "pred.sql", strings.Join([]string{
+		"SELECT name FROM singer WHERE age >= 29 ORDER BY age DESC",           // right on both
+		"SELECT name FROM singer ORDER BY singer_id",                          // wrong on both
+		"SELECT age / 2 FROM singer WHERE age IS NOT NULL ORDER BY singer_id", // / divides exactly on MySQL
+		"SELECT name FROM singer ORDER BY age DESC LIMIT 1 OFFSET 1",          // right on both
+	}, "\n")+"\n")
+	verdicts := func(args ...string) []any {
+		out := filepath.Join(t.TempDir(), "verdicts.jsonl")
+		mustRun(t, append([]string{"eval", "--predictions", preds, "--out", out}, args...)...)
+		var v []any
+		for _, rec := range jsonLines(t, out) {
+			v = append(v, rec["outcome"])
+		}
+		return v
+	}
+	onMySQL := verdicts("--dataset", "my=jsonl:"+myDir, "--engine", "my="+url)
+	onSQLite := verdicts("--dataset", "my=jsonl:"+dir)
+	if len(onMySQL) != 4 || len(onSQLite) != 4 {
+		t.Fatalf("verdicts: MySQL %v, SQLite %v; want 4 each", onMySQL, onSQLite)
+	}
+	for i := range onMySQL {
+		if differs := onMySQL[i] != onSQLite[i]; differs != (i == 2) {
+			t.Errorf("prediction %d: %v on MySQL, %v on SQLite; want them to differ only for the division", i+1, onMySQL[i], onSQLite[i])
 		}
 	}
 }

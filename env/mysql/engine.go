@@ -65,7 +65,7 @@ func (e *Engine) Open(ctx context.Context, source string) (env.DB, error) {
 	dc := driverConfig(src.url, acct, src.db)
 	if err := srv.detectKind(ctx, dc); err != nil {
 		e.release(srv)
-		return nil, fmt.Errorf("%s as %s: %w (run mysql.EnsureReader, or sqlgym import, as root)", where, acct, err)
+		return nil, fmt.Errorf("%s as %s: %w (give the database its account: mysql.EnsureReader, as root; docs/engines.md)", where, acct, err)
 	}
 	dc.Params = sessionParams(srv.maria, e.cfg)
 	conn, err := mysql.NewConnector(dc)

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/internal/enginetest"
@@ -168,5 +169,24 @@ func TestSourceAndAccount(t *testing.T) {
 	}
 	if got := grantDB("a_b%c"); got != "`a\\_b\\%c`" {
 		t.Errorf("grantDB = %s", got)
+	}
+}
+
+// TestSessionMemoryBound: on MariaDB a statement whose session passes
+// max_session_mem_used (Config.MaxSessionMemory) fails as too large, and
+// the next statement runs.
+func TestSessionMemoryBound(t *testing.T) {
+	d, _ := openFixture(t, Config{MaxSessionMemory: 8 << 20, MaxDBConns: 1})
+	if !d.srv.maria {
+		t.Skip("max_session_mem_used is MariaDB's") // the tests run on MariaDB (scripts/mariadb-up)
+	}
+	_, err := d.Query(context.Background(),
+		"SELECT count(*) FROM (SELECT DISTINCT CONCAT(a.x, 'x', b.x) AS v FROM big a, big b WHERE b.x <= 200) AS t", env.Limits{Timeout: time.Minute})
+	enginetest.CheckKind(t, err, []error{env.ErrTooLarge})
+	if !strings.Contains(err.Error(), "max-session-mem-used") {
+		t.Errorf("err = %v, want it to name the bound", err)
+	}
+	if rs := query(t, d, "SELECT count(*) FROM singer", env.Limits{}); rs.Rows[0][0] != int64(4) {
+		t.Errorf("next statement: %v", rs.Rows)
 	}
 }
