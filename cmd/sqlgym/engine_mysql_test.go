@@ -56,7 +56,7 @@ INSERT INTO singer VALUES (1, 'Ana', 30, 1.50), (2, 'Bo', 41, 20), (3, 'Cy', 25,
 func TestServeRunsAnEpisodeOnMySQL(t *testing.T) {
 	dir, url := mysqlDataset(t)
 	args := []string{"--dataset", "my=jsonl:" + dir, "--engine", "my=" + url, "--data-dir", t.TempDir(),
-		"--tools", "inspect_schema,execute_sql,describe_column,submit"}
+		"--tools", "inspect_schema,execute_sql,describe_column,search_values,submit", "--max-turns", "12"}
 	serveAndDrive(t, args, func(c *client.Client) {
 		ctx := context.Background()
 		info, err := c.Info(ctx)
@@ -81,6 +81,7 @@ func TestServeRunsAnEpisodeOnMySQL(t *testing.T) {
 			{client.ToolCall("inspect_schema", map[string]any{}), "singer(singer_id int(11), name varchar(20), age int(11), net_worth decimal(8,2))"},
 			{client.ToolCall("inspect_schema", map[string]any{"table": "singer"}), "Primary key: singer_id"},
 			{client.ToolCall("describe_column", map[string]any{"table": "singer", "column": "name"}), "Column singer.name"},
+			{client.ToolCall("search_values", map[string]any{"query": "Cy"}), "singer.name = 'Cy'"},
 			{client.ToolCall("execute_sql", sql("SELECT `name`, net_worth FROM singer ORDER BY singer_id")), "Ana"},
 			{client.ToolCall("execute_sql", sql("SELEC name FROM singer")), `syntax error at or near "SELEC"`},
 			{client.ToolCall("execute_sql", sql("DELETE FROM singer")), "statement denied"},
