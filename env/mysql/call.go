@@ -45,7 +45,9 @@ type budget struct {
 // rest is the server's time limit of the statement. The transaction is
 // always rolled back. When the call's context ends or f stops a
 // statement early, the statement is killed on the server and the
-// connection closed instead of going back to the pool.
+// connection closed instead of going back to the pool; so is a
+// connection that would be kept idle while the server's databases hold
+// more than MaxConns connections in all.
 func (d *db) call(ctx context.Context, timeout time.Duration, f func(*conn) error) error {
 	start := time.Now()
 	waitCtx, cancelWait := context.WithTimeout(ctx, timeout)
@@ -83,6 +85,8 @@ func (d *db) call(ctx context.Context, timeout time.Duration, f func(*conn) erro
 		if ferr == nil {
 			return classify(fmt.Errorf("end transaction: %w", err), b)
 		}
+	} else if d.eng.openOn(d.srv) > d.eng.cfg.MaxConns {
+		d.discard(pooled, key) // kept idle, it would hold the server past its bound
 	} else {
 		pooled.Close()
 	}

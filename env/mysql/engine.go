@@ -15,7 +15,9 @@ import (
 // Engine opens databases of MySQL and MariaDB servers, each behind the
 // sandbox described in the package comment. It keeps one pool of
 // connections per database (logged in as the database's account) and,
-// per server, a bound on the connections of all its databases together.
+// per server, a bound on the connections of all its databases together:
+// at most MaxConns run statements at once, and a connection is kept
+// idle only while the server's databases hold no more than MaxConns.
 // It is safe for concurrent use.
 type Engine struct {
 	cfg Config
@@ -112,6 +114,20 @@ func (e *Engine) PoolStats() env.PoolStats {
 		sum = sum.Add(poolStats(d.pool))
 	}
 	return sum
+}
+
+// openOn is how many connections the pools of srv's databases hold,
+// in use or idle.
+func (e *Engine) openOn(srv *server) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n := 0
+	for d := range e.open {
+		if d.srv == srv {
+			n += d.pool.Stats().OpenConnections
+		}
+	}
+	return n
 }
 
 // closing counts d's pool's waits among the closed ones'.

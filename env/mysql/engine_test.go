@@ -190,3 +190,22 @@ func TestSessionMemoryBound(t *testing.T) {
 		t.Errorf("next statement: %v", rs.Rows)
 	}
 }
+
+// TestIdleConnectionsWithinTheServerBound: a connection is kept idle only
+// while the server's databases hold at most MaxConns in all.
+func TestIdleConnectionsWithinTheServerBound(t *testing.T) {
+	url, a := database(t, fixtureScript)
+	_, b := database(t, fixtureScript)
+	e := New(Config{MaxConns: 1})
+	for _, name := range []string{a, b, a, b} {
+		d, err := e.Open(context.Background(), Source(url, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close() })
+		query(t, d, "SELECT count(*) FROM singer", env.Limits{})
+		if st := e.PoolStats(); st.Open != 1 || st.InUse != 0 {
+			t.Fatalf("after a statement on %s: %+v, want 1 connection open, idle", name, st)
+		}
+	}
+}
