@@ -8,6 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
+
+	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/mysql"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes/client"
@@ -199,5 +204,44 @@ INSERT INTO singer VALUES (1, 'Ana', 30, 1.50), (2, 'Bo', 41, 20), (3, 'Cy', 25,
 		if differs := onMySQL[i] != onSQLite[i]; differs != (i == 2) {
 			t.Errorf("prediction %d: %v on MySQL, %v on SQLite; want them to differ only for the division", i+1, onMySQL[i], onSQLite[i])
 		}
+	}
+}
+
+// TestMySQLCapacityWarning: serve warns when the server's
+// max_connections is less than --mysql-conns lets the engine open.
+func TestMySQLCapacityWarning(t *testing.T) {
+	dir, url := mysqlDataset(t)
+	var max int
+	if err := mysqltest.Admin(t).QueryRow("SELECT @@max_connections").Scan(&max); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		conns int
+		warns bool
+	}{{max / 2, false}, {max, true}} {
+		var m engineFlags
+		fs := newFlagSet("serve", &strings.Builder{})
+		m.register(fs)
+		if err := parseFlags(fs, []string{"--mysql-conns", fmt.Sprint(tc.conns), "--engine", "my=" + url}); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.parse(); err != nil {
+			t.Fatal(err)
+		}
+		ds, err := m.load(env.Source{Name: "my", Format: "jsonl", Path: dir}, env.Load)
+		if err != nil {
+			t.Fatal(err)
+		}
+		catalog := m.catalog(sqlite.New(sqlite.Config{}), 0)
+		db, err := catalog.DB(context.Background(), ds, ds.Tasks[0].DBID)
+		if err != nil || db == nil {
+			t.Fatal(err)
+		}
+		core, logs := observer.New(zapcore.WarnLevel)
+		m.warnCapacity(context.Background(), zap.New(core))
+		if warned := logs.FilterMessageSnippet("--mysql-conns is more than half").Len() == 1; warned != tc.warns {
+			t.Errorf("--mysql-conns %d against max_connections %d: warned %v, want %v (%v)", tc.conns, max, warned, tc.warns, logs.All())
+		}
+		catalog.Close()
 	}
 }

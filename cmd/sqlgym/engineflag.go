@@ -171,6 +171,7 @@ func (e *engineFlags) postgres(timeout time.Duration) *postgres.Engine {
 // past them, statements would fail with "too many clients" instead of
 // waiting their turn.
 func (e *engineFlags) warnCapacity(ctx context.Context, log *zap.Logger) {
+	e.mysql.warnCapacity(ctx, log)
 	if e.built == nil {
 		return
 	}

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"time"
+
+	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/env/mysql"
 )
@@ -13,6 +16,7 @@ type mysqlFlags struct {
 	conns         int
 	dbConns       int
 	sessionMemory int64
+	built         *mysql.Engine // the engine engine returned last
 }
 
 func (m *mysqlFlags) register(fs *flag.FlagSet) {
@@ -35,5 +39,26 @@ func (m *mysqlFlags) check() error {
 // engine is the MySQL engine within the flags' bounds, with timeout for
 // a call that names none.
 func (m *mysqlFlags) engine(timeout time.Duration) *mysql.Engine {
-	return mysql.New(mysql.Config{MaxConns: m.conns, MaxDBConns: m.dbConns, MaxSessionMemory: m.sessionMemory, DefaultTimeout: timeout})
+	m.built = mysql.New(mysql.Config{MaxConns: m.conns, MaxDBConns: m.dbConns, MaxSessionMemory: m.sessionMemory, DefaultTimeout: timeout})
+	return m.built
+}
+
+// warnCapacity logs a warning for each MySQL or MariaDB server whose
+// max_connections is less than the engine may hold open there (twice
+// --mysql-conns): past it, statements would fail with "too many
+// connections" instead of waiting their turn.
+func (m *mysqlFlags) warnCapacity(ctx context.Context, log *zap.Logger) {
+	if m.built == nil {
+		return
+	}
+	caps, err := m.built.Capacity(ctx)
+	if err != nil {
+		log.Warn("could not read a MySQL server's max_connections", zap.Error(err))
+	}
+	for _, c := range caps {
+		if c.Pool > c.Available {
+			log.Warn("--mysql-conns is more than half the MySQL server's max_connections: lower --mysql-conns or raise max_connections",
+				zap.String("server", c.Server), zap.Int("open_at_most", c.Pool), zap.Int("max_connections", c.Available))
+		}
+	}
 }
