@@ -127,6 +127,8 @@ func TestStatementErrors(t *testing.T) {
 		{"SELECT 1; SELECT 2", env.ErrMultiStatement, "one statement"},
 		{"SELECT 1 # a comment", nil, ""},
 		{"EXPLAIN SELECT name FROM singer", nil, ""},
+		// the catalog query the prompt gives (tools.schemaHint)
+		{"SELECT table_name, column_name, column_type FROM information_schema.columns WHERE table_schema = DATABASE() ORDER BY table_name, ordinal_position", nil, ""},
 		{"VALUES (1), (2)", nil, ""},
 		{"WITH t AS (SELECT 1 AS x) SELECT x FROM t", nil, ""},
 		{"SELECT 1 # a comment; SELECT 2", env.ErrMultiStatement, "one statement"}, // either lexer's count of two refuses
