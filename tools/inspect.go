@@ -224,7 +224,9 @@ func identList(names []string, dialect env.Dialect) string {
 // (keywords.go), in double quotes with inner quotes doubled otherwise. In
 // PostgreSQL, which folds a bare name to lower case, a name with
 // upper-case letters needs the quotes too; SQLite compares names without
-// regard to ASCII case, so there it does not.
+// regard to ASCII case, so there it does not, nor in MySQL, which keeps
+// a bare name's case (and whose sessions read double quotes as quoting
+// a name: ANSI_QUOTES).
 func quoteIdent(name string, dialect env.Dialect) string {
 	if plainIdent(name, dialect) {
 		return name
@@ -263,8 +265,11 @@ func plainIdent(name string, dialect env.Dialect) bool {
 	if !plain {
 		return false
 	}
-	if dialect == env.Postgres {
+	switch dialect {
+	case env.Postgres:
 		return !pgReserved[name]
+	case env.MySQL:
+		return !mysqlReserved[foldASCII(name)]
 	}
 	return !sqliteKeywords[foldASCII(name)]
 }

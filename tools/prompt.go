@@ -10,7 +10,7 @@ import (
 )
 
 // Prompt builds an episode's opening messages: a system message that
-// explains the task, the SQL dialect ("sqlite" or "postgres"), the tools
+// explains the task, the SQL dialect ("sqlite", "postgres" or "mysql"), the tools
 // and exactly how to call them in the action format, and the turn budget;
 // then a user message with the question, and the evidence as "External
 // knowledge: ..." when the task has some. An unknown format is treated as
@@ -90,6 +90,9 @@ func buildSystemPrompt(dialect env.Dialect, format string, maxTurns int, set Set
 	b.WriteString("\n\nRules:\n")
 	b.WriteString("- One SQL statement per action, read-only (SELECT, or WITH ... SELECT). Statements that write are refused, and so are several statements separated by semicolons.\n")
 	b.WriteString("- Your final query's result should answer the question exactly: the columns asked for, in the order asked, and no others.\n")
+	if dialect == env.MySQL {
+		b.WriteString("- " + mysqlNotes + "\n")
+	}
 	b.WriteString("- " + budgetLine(maxTurns))
 	return b.String()
 }
@@ -155,11 +158,21 @@ Write one action per reply, after any reasoning; only the first action in a repl
 
 // schemaHint tells the model how to list the tables in SQL.
 func schemaHint(dialect env.Dialect) string {
-	if dialect == env.Postgres {
+	switch dialect {
+	case env.Postgres:
 		return "This query lists every table with its columns: SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position"
+	case env.MySQL:
+		return "This query lists every table with its columns: SELECT table_name, column_name, column_type FROM information_schema.columns WHERE table_schema = DATABASE() ORDER BY table_name, ordinal_position"
 	}
 	return "This query lists every table with its CREATE statement: SELECT name, sql FROM sqlite_master WHERE type = 'table'"
 }
+
+// mysqlNotes tell the model how the MySQL dialect it writes differs from
+// the SQL it may know best, as the server is set (env/mysql's session
+// settings).
+const mysqlNotes = `MySQL (MariaDB compatible): quote names in double quotes or backticks ("order items", ` + "`order items`" +
+	`); strings take single quotes only. || is OR: join strings with CONCAT(a, b). 7 / 2 is 3.5: DIV divides integers. ` +
+	`LIMIT n OFFSET m, or LIMIT m, n.`
 
 func budgetLine(maxTurns int) string {
 	const tail = "If they run out before you submit, the episode ends without an answer."

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/reward/evaluate"
@@ -51,7 +50,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	catalog := env.NewCatalog(sqlite.New(sqlite.Config{}), f.engine.postgres(0))
+	catalog := f.engine.catalog(sqlite.New(sqlite.Config{}), 0)
 	defer catalog.Close()
 	bar := newProgress(stderr, "check")
 	rep, err := evaluate.Check(ctx, ds, evaluate.CheckConfig{

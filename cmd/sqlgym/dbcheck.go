@@ -14,6 +14,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/datasets"
+	"github.com/sqlgym/sqlgym/env/mysql"
 	"github.com/sqlgym/sqlgym/env/postgres"
 )
 
@@ -124,7 +125,7 @@ func badDatabases(refs []dbRef, errs []error, log *zap.Logger) error {
 			continue
 		}
 		r := refs[i]
-		source := postgres.Redact(r.ds.DBs[r.dbID])
+		source := mysql.Redact(postgres.Redact(r.ds.DBs[r.dbID]))
 		log.Error("database failed the startup check", zap.String("dataset", r.ds.Name),
 			zap.String("db_id", r.dbID), zap.String("source", source), zap.Error(err))
 		lines = append(lines, fmt.Sprintf("  %s/%s: %s: %v", r.ds.Name, r.dbID, source, rootCause(err)))

@@ -127,7 +127,9 @@ func TestEngineFlagUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"serve", "--engine", "nope"}, "want NAME=postgres://URL"},
-		{[]string{"serve", "--engine", "x=mysql://h/d"}, "want a postgres:// URL"},
+		{[]string{"serve", "--engine", "x=mysql://h/d"}, "without a database"},
+		{[]string{"serve", "--engine", "x=oracle://h/d"}, "want a postgres:// or mysql:// URL"},
+		{[]string{"serve", "--mysql-db-conns", "0"}, "--mysql-db-conns"},
 		{[]string{"serve", "--dataset", "mini=bird:" + bird, "--data-dir", dir}, "give --engine mini=postgres://URL"},
 		{[]string{"check", "--dataset", "mini=bird:" + bird}, "give --engine mini=postgres://URL"},
 		{[]string{"serve", "--dataset", "mini=bird:" + bird, "--engine", "other=postgres://h/d", "--data-dir", dir}, "give --engine mini"},

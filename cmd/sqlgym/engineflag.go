@@ -14,24 +14,29 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/datasets"
+	"github.com/sqlgym/sqlgym/env/mysql"
 	"github.com/sqlgym/sqlgym/env/postgres"
 )
 
-// engineFlags say which datasets run on a PostgreSQL server
-// (--engine NAME=postgres://URL) and bound that server's connections.
+// engineFlags say which datasets run on a PostgreSQL, MySQL or MariaDB
+// server (--engine NAME=postgres://URL, NAME=mysql://URL) and bound
+// those servers' connections.
 type engineFlags struct {
 	values            listFlag
 	pgConns           int
 	pgSchemaConns     int
 	schemaConnsSet    bool // --pg-schema-conns was given
 	pgStatementMemory int64
+	mysql             mysqlFlags
 	servers           map[string]string // dataset name -> server URL; set by parse
 	built             *postgres.Engine  // the engine postgres returned last
 }
 
 func (e *engineFlags) register(fs *flag.FlagSet) {
-	fs.Var(&e.values, "engine", "run dataset NAME on a PostgreSQL server, `NAME=postgres://URL`: each db_id is the schema of that name "+
-		"(sqlgym import creates them), read as the role "+postgres.DefaultRole+" (repeatable)")
+	fs.Var(&e.values, "engine", "run dataset NAME on a server, `NAME=postgres://URL` or NAME=mysql://URL: each db_id is the schema "+
+		"(PostgreSQL, read as the role "+postgres.DefaultRole+") or the database (MySQL and MariaDB, read by the account "+
+		mysql.DefaultAccount+".DB_ID) of that name (repeatable)")
+	e.mysql.register(fs)
 	bytesVar(fs, &e.pgStatementMemory, "pg-statement-memory", postgres.DefaultMaxStatementMemory,
 		"private memory of the PostgreSQL server process running one statement, where the server runs on this host: past it the statement "+
 			"is cancelled and the model gets too_large (0: no bound)")
@@ -63,14 +68,19 @@ func (e *engineFlags) parse() error {
 	default:
 		e.pgSchemaConns = e.pgConns // the default, lowered to the server's bound
 	}
+	if err := e.mysql.check(); err != nil {
+		return err
+	}
 	e.servers = map[string]string{}
 	for _, v := range e.values.values {
 		name, url, ok := strings.Cut(v, "=")
 		switch {
 		case !ok || name == "":
-			return usageError{fmt.Sprintf("--engine %q: want NAME=postgres://URL", v)}
-		case !strings.HasPrefix(url, "postgres://") && !strings.HasPrefix(url, "postgresql://"):
-			return usageError{fmt.Sprintf("--engine %s: want a postgres:// URL", name)}
+			return usageError{fmt.Sprintf("--engine %q: want NAME=postgres://URL or NAME=mysql://URL", v)}
+		case serverDialect(url) == "":
+			return usageError{fmt.Sprintf("--engine %s: want a postgres:// or mysql:// URL", name)}
+		case serverDialect(url) == env.MySQL && mysqlURLError(url) != nil:
+			return usageError{fmt.Sprintf("--engine %s: %v", name, mysqlURLError(url))}
 		case e.servers[name] != "":
 			return usageError{fmt.Sprintf("--engine %s given twice", name)}
 		}
@@ -79,10 +89,28 @@ func (e *engineFlags) parse() error {
 	return nil
 }
 
+// serverDialect is the dialect of the server url names, "" for a URL of
+// no server sqlgym runs on.
+func serverDialect(url string) env.Dialect {
+	switch {
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		return env.Postgres
+	case strings.HasPrefix(url, "mysql://"):
+		return env.MySQL
+	}
+	return ""
+}
+
+// mysqlURLError says what is wrong with a mysql:// URL, nil when nothing.
+func mysqlURLError(url string) error {
+	_, err := mysql.ParseURL(url)
+	return err
+}
+
 // load loads the dataset src names with load, or, when it runs on a
 // server, with datasets.LoadKeepingMissing (its SQLite files are not used)
-// and each db_id bound to its schema there. A dataset in PostgreSQL's
-// dialect must run on a server.
+// and each db_id bound to its schema or database there. A dataset in
+// PostgreSQL's or MySQL's dialect must run on a server.
 func (e *engineFlags) load(src datasets.Source, load func(datasets.Source) (*env.Dataset, error)) (*env.Dataset, error) {
 	url, onServer := e.servers[src.Name]
 	if onServer {
@@ -93,14 +121,19 @@ func (e *engineFlags) load(src datasets.Source, load func(datasets.Source) (*env
 		return nil, err
 	}
 	if !onServer {
-		if ds.Dialect == env.Postgres {
-			return nil, usageError{fmt.Sprintf("dataset %s is in PostgreSQL's dialect: give --engine %s=postgres://URL", ds.Name, ds.Name)}
+		if ds.Dialect != env.SQLite {
+			return nil, usageError{fmt.Sprintf("dataset %s is in %s's dialect: give --engine %s=%s://URL",
+				ds.Name, ds.Dialect.Title(), ds.Name, ds.Dialect)}
 		}
 		return ds, nil
 	}
-	ds.Dialect = env.Postgres
+	ds.Dialect = serverDialect(url)
 	for id := range ds.DBs {
-		ds.DBs[id] = postgres.Source(url, id)
+		if ds.Dialect == env.MySQL {
+			ds.DBs[id] = mysql.Source(url, id)
+		} else {
+			ds.DBs[id] = postgres.Source(url, id)
+		}
 	}
 	return ds, nil
 }
@@ -117,6 +150,13 @@ func (e *engineFlags) checkUsed(dss []*env.Dataset) error {
 		}
 	}
 	return nil
+}
+
+// catalog is the catalog of local (the SQLite engine) and the server
+// engines within the flags' bounds, with timeout for a call that names
+// none.
+func (e *engineFlags) catalog(local env.Engine, timeout time.Duration) *env.Catalog {
+	return env.NewCatalog(local, e.postgres(timeout), e.mysql.engine(timeout))
 }
 
 // postgres is the PostgreSQL engine within the flags' bounds, with
@@ -138,6 +178,7 @@ func (e *engineFlags) postgresConfig(timeout time.Duration) postgres.Config {
 // past them, statements would fail with "too many clients" instead of
 // waiting their turn.
 func (e *engineFlags) warnCapacity(ctx context.Context, log *zap.Logger) {
+	e.mysql.warnCapacity(ctx, log)
 	if e.built == nil {
 		return
 	}

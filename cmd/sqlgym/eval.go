@@ -149,7 +149,7 @@ func loadDataset(v string, e *engineFlags, load func(datasets.Source) (*env.Data
 
 // evalItems judges the items, writes --out and prints the summary.
 func evalItems(ctx context.Context, f *evalFlags, ds *env.Dataset, items []evaluate.Item, spec schemas.RewardSpec, rule string, stdout, stderr io.Writer) error {
-	catalog := env.NewCatalog(sqlite.New(sqlite.Config{}), f.engine.postgres(0))
+	catalog := f.engine.catalog(sqlite.New(sqlite.Config{}), 0)
 	defer catalog.Close()
 	bar := newProgress(stderr, "eval")
 	start := time.Now()

@@ -320,13 +320,13 @@ func jsonlDialect(r *jsonlRecord) (env.Dialect, error) {
 	switch d := env.Dialect(strings.ToLower(strings.TrimSpace(r.Dialect))); d {
 	case "", env.SQLite:
 		return env.SQLite, nil
-	case env.Postgres:
+	case env.Postgres, env.MySQL:
 		if r.DBPath != "" {
-			return "", errors.New("db_path given with dialect postgres: a PostgreSQL database is the schema named after db_id")
+			return "", fmt.Errorf("db_path given with dialect %s: a %s database is named after db_id on its server", d, d.Title())
 		}
 		return d, nil
 	}
-	return "", fmt.Errorf("dialect %q: want sqlite or postgres", r.Dialect)
+	return "", fmt.Errorf("dialect %q: want sqlite, postgres or mysql", r.Dialect)
 }
 
 // jsonlKey reads task_id, a non-empty string or an integer.

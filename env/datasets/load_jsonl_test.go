@@ -135,7 +135,7 @@ func TestReadJSONLErrors(t *testing.T) {
 		{"missing question", ok + `{"task_id": "b", "db_id": "d", "gold_sql": "SELECT 1"}`, []string{"line 2", "missing question"}},
 		{"no gold", ok + rec(`"task_id": "b", "gold_sql": ""`), []string{"line 2", "missing gold"}},
 		{"no gold at all", ok + rec(`"task_id": "b", "gold_answer": null`), []string{"line 2", "missing gold"}},
-		{"bad dialect", ok + rec(`"task_id": "b", "gold_sql": "SELECT 1", "dialect": "mysql"`), []string{"line 2", `dialect "mysql"`}},
+		{"bad dialect", ok + rec(`"task_id": "b", "gold_sql": "SELECT 1", "dialect": "oracle"`), []string{"line 2", `dialect "oracle"`}},
 		{"two dialects", ok + rec(`"task_id": "b", "gold_sql": "SELECT 1", "dialect": "postgres"`), []string{"line 2", "dialect postgres", "first record's is sqlite"}},
 		{"postgres db_path", rec(`"task_id": "b", "gold_sql": "SELECT 1", "dialect": "postgres", "db_path": "x.db"`), []string{"line 1", "db_path given with dialect postgres"}},
 		{"duplicate", ok + "\n" + ok, []string{"line 3", `duplicate task id "x/a"`, "first at line 1"}},

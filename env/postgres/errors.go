@@ -89,15 +89,8 @@ func message(pe *pgconn.PgError, kind error) string {
 // timedOut is the error of a statement stopped by its timeout.
 func timedOut(b budget) error { return sandbox.TimedOut(b.timeout, b.waited) }
 
-// waitFailed is the error of a call that got no slot or connection: a
-// timeout saying why when its time ran out, else the caller's or the
-// server's error.
+// waitFailed is the error of a call that got no slot or connection
+// (sandbox.WaitFailed).
 func waitFailed(b budget, err error, why string) error {
-	if b.parent.Err() == nil && b.stmt.Err() != nil {
-		return sandbox.TimedOutWaiting(b.timeout, why)
-	}
-	if b.parent.Err() != nil {
-		return fmt.Errorf("query: %w", b.parent.Err())
-	}
-	return err
+	return sandbox.WaitFailed(b.parent, b.stmt, b.timeout, err, why)
 }

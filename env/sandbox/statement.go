@@ -93,8 +93,8 @@ func firstToken(stmt string) string {
 	return ""
 }
 
-// statementKeywords are the words that begin a statement in SQLite or
-// PostgreSQL. A refused statement that begins with one is denied; a text
+// statementKeywords are the words that begin a statement in SQLite,
+// PostgreSQL or MySQL. A refused statement that begins with one is denied; a text
 // that begins with any other word is not SQL at all, and is a syntax
 // error.
 var statementKeywords = map[string]bool{
@@ -110,4 +110,9 @@ var statementKeywords = map[string]bool{
 	"SECURITY": true, "SELECT": true, "SET": true, "SHOW": true, "START": true,
 	"TABLE": true, "TRUNCATE": true, "UNLISTEN": true, "UPDATE": true, "VACUUM": true,
 	"VALUES": true, "WITH": true, "UPSERT": true,
+	// MySQL's and MariaDB's own.
+	"HANDLER": true, "USE": true, "DESCRIBE": true, "DESC": true, "FLUSH": true, "KILL": true,
+	"RENAME": true, "OPTIMIZE": true, "REPAIR": true, "CHECKSUM": true, "INSTALL": true,
+	"UNINSTALL": true, "XA": true, "BINLOG": true, "PURGE": true, "CHANGE": true, "STOP": true,
+	"SHUTDOWN": true, "RESTART": true, "HELP": true, "BACKUP": true, "UNLOCK": true,
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/mysql"
 	"github.com/sqlgym/sqlgym/env/postgres"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes"
@@ -25,6 +26,7 @@ import (
 type EngineConfig struct {
 	SQLite   sqlite.Config
 	Postgres *postgres.Config // nil: no PostgreSQL engine
+	MySQL    *mysql.Config    // nil: no MySQL engine
 	Runner   tools.Config
 	Judge    judge.Config
 }
@@ -36,9 +38,10 @@ type Engines struct {
 	Runner   *tools.Runner
 	Judge    *judge.Judge
 	Postgres *postgres.Engine // the catalog's PostgreSQL engine; nil when it has none
+	MySQL    *mysql.Engine    // the catalog's MySQL engine; nil when it has none
 }
 
-// NewEngines builds the catalog (SQLite, and PostgreSQL where asked),
+// NewEngines builds the catalog (SQLite, and PostgreSQL and MySQL where asked),
 // the runner and the judge. Closing the catalog closes the engines.
 func NewEngines(c EngineConfig) Engines {
 	engines := []env.Engine{sqlite.New(c.SQLite)}
@@ -47,8 +50,13 @@ func NewEngines(c EngineConfig) Engines {
 		pg = postgres.New(*c.Postgres)
 		engines = append(engines, pg)
 	}
+	var my *mysql.Engine
+	if c.MySQL != nil {
+		my = mysql.New(*c.MySQL)
+		engines = append(engines, my)
+	}
 	return Engines{Catalog: env.NewCatalog(engines...), Runner: tools.NewRunner(c.Runner),
-		Judge: judge.New(c.Judge), Postgres: pg}
+		Judge: judge.New(c.Judge), Postgres: pg, MySQL: my}
 }
 
 // Demo materializes the embedded demo dataset under dir, on SQLite.

@@ -20,6 +20,7 @@ var allowed = map[string][]string{
 	"env/datasets":      {mod + "env", mod + "env/hardness"},
 	"env/hardness":      {mod + "env/sqltext"},
 	"env/sandbox":       {mod + "env", mod + "env/sqltext"},
+	"env/mysql":         {mod + "env", mod + "env/sandbox", "github.com/go-sql-driver/mysql"},
 	"env/postgres":      {mod + "env", mod + "env/sandbox", mod + "env/sqltext", "github.com/jackc/pgx/v5"},
 	"env/sqlite":        {mod + "env", mod + "env/sandbox", mod + "env/sqltext", mod + "schemas", mod + "internal/atomicfile", "github.com/mattn/go-sqlite3"},
 	"env/valueindex":    {mod + "env", mod + "internal/atomicfile", "github.com/agnivade/levenshtein", "github.com/mattn/go-sqlite3", "golang.org/x/text/runes", "golang.org/x/text/transform", "golang.org/x/text/unicode/norm"},
@@ -56,7 +57,7 @@ var allowed = map[string][]string{
 	"internal/rollout": {mod + "env", mod + "episodes", mod + "episodes/client", mod + "episodes/trajlog",
 		mod + "internal/rollout/report", mod + "schemas", mod + "tools", "github.com/cenkalti/backoff/v5",
 		"golang.org/x/sync/errgroup"},
-	"internal/stack": {mod + "env", mod + "env/postgres", mod + "env/sqlite", mod + "episodes", mod + "episodes/trajlog",
+	"internal/stack": {mod + "env", mod + "env/mysql", mod + "env/postgres", mod + "env/sqlite", mod + "episodes", mod + "episodes/trajlog",
 		mod + "examples/demo", mod + "reward/judge", mod + "schemas", mod + "tools"},
 	"internal/rollout/report": {mod + "env/sqltext", mod + "episodes/trajlog", mod + "schemas"},
 }
