@@ -118,6 +118,7 @@ func banner(datasets, addr string, token bool) string {
 	fmt.Fprintf(&b, "  JSON-RPC over HTTP  POST http://%s/v1/rpc\n", addr)
 	fmt.Fprintf(&b, "  health              GET  http://%s/healthz\n", addr)
 	fmt.Fprintf(&b, "  metrics             GET  http://%s/metrics\n", addr)
+	fmt.Fprintf(&b, "  web console         GET  http://%s/ui/\n", addr)
 	fmt.Fprintf(&b, "  attach a REPL       %s\n", repl)
 	return b.String()
 }
@@ -157,6 +158,11 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 		ReplyDelay: replyDelay(o.replyDelay),
 	}
 	o.conns.apply(&cfg)
+	if m, ok, err := consoleMount(st, o.token, log); err != nil {
+		return err
+	} else if ok {
+		cfg.Mounts = append(cfg.Mounts, m)
+	}
 	srv := rpc.NewServer(ctx, cfg)
 	ln, err := listen()
 	if err != nil {
