@@ -126,7 +126,7 @@ const csp = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-ac
 func secure(h http.Header) {
 	h.Set("Content-Security-Policy", csp)
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Referrer-Policy", "same-origin") // "no-referrer" would make a form post's Origin "null"
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cache-Control", "no-store")
 }
