@@ -18,14 +18,14 @@ import (
 )
 
 // consoleMount is the web console sqlgym serve carries under /ui, over
-// the store it records to, with the datasets it serves for the golds.
-// ok is false when the store cannot be read back.
-func consoleMount(st *stack, token string, log *zap.Logger) (rpc.Mount, bool, error) {
-	rd, ok := st.recorder.(trajlog.Reader)
-	if !ok {
+// the store it records to (through live's tap), with the datasets it
+// serves for the golds. ok is false when the store cannot be read back.
+func consoleMount(st *stack, recorder trajlog.Writer, live *console.Live, token string, log *zap.Logger) (rpc.Mount, bool, error) {
+	if _, ok := st.recorder.(trajlog.Reader); !ok {
 		return rpc.Mount{}, false, nil
 	}
-	c, err := console.New(console.Config{Store: console.ReaderStore{R: rd}, Token: token, Logger: log,
+	rd := recorder.(trajlog.Reader)
+	c, err := console.New(console.Config{Store: console.ReaderStore{R: rd}, Token: token, Logger: log, Live: live,
 		Golds: &console.DatasetGolds{Catalog: st.catalog, Datasets: st.datasets}})
 	if err != nil {
 		return rpc.Mount{}, false, err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/rpc"
+	"github.com/sqlgym/sqlgym/internal/console"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -37,6 +38,7 @@ type serverOpts struct {
 	replyDelay  time.Duration
 	bounds      clientBounds
 	conns       connFlags
+	consoleLive int // live pages of the web console at once
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -53,6 +55,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.DurationVar(&f.server.grace, "shutdown-grace", 30*time.Second, "how long shutdown waits for running steps")
 	fs.DurationVar(&f.server.replyDelay, "reply-delay", rpc.DefaultReplyDelay,
 		"how long a reply may wait for those of the other requests its WebSocket is running, so that one write sends them together (0: never waits)")
+	fs.IntVar(&f.server.consoleLive, "console-max-live", console.DefaultMaxLiveSubscribers,
+		"live pages of the web console (/ui/live) connected at once; more get 503")
 	f.server.bounds.register(fs)
 	f.server.conns.register(fs)
 	fs.StringVar(&f.logFormat, "log-format", "console", "log format: json or console")
@@ -80,8 +84,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 func (o *serverOpts) check() error {
-	if o.maxEpisodes < 1 || o.idleTimeout <= 0 || o.frameBytes < 1024 {
-		return usageError{"--max-episodes must be >= 1, --idle-timeout > 0 and --max-frame-bytes >= 1024"}
+	if o.maxEpisodes < 1 || o.idleTimeout <= 0 || o.frameBytes < 1024 || o.consoleLive < 1 {
+		return usageError{"--max-episodes and --console-max-live must be >= 1, --idle-timeout > 0 and --max-frame-bytes >= 1024"}
 	}
 	if o.replyDelay < 0 || o.replyDelay > time.Second {
 		return usageError{fmt.Sprintf("--reply-delay must be between 0 and 1s, got %s", o.replyDelay)}
@@ -135,9 +139,11 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 		return err
 	}
 	defer st.close(log)
+	live := console.NewLive(console.LiveConfig{MaxSubscribers: o.consoleLive})
+	recorder := live.Tap(st.recorder)
 	mgr, err := episodes.New(episodes.Config{
 		Datasets: st.datasets, Catalog: st.catalog, Runner: st.runner, Judge: st.judge,
-		Reward: st.spec, Recorder: st.recorder, Logger: log, Version: version,
+		Reward: st.spec, Recorder: recorder, Logger: log, Version: version,
 		MaxTurns: s.maxTurns, MaxCallsPerTurn: s.maxCalls, MaxEpisodes: o.maxEpisodes, IdleTimeout: o.idleTimeout, PromptDescriptions: s.promptDescriptions,
 		MaxTagsBytes: o.bounds.tagsBytes, RecentEpisodes: o.bounds.recentEpisodes, RecentBytes: o.bounds.recentBytes,
 		MaxEpisodeBytes: o.bounds.episodeBytes, MaxLiveBytes: o.bounds.liveBytes,
@@ -158,7 +164,7 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 		ReplyDelay: replyDelay(o.replyDelay),
 	}
 	o.conns.apply(&cfg)
-	if m, ok, err := consoleMount(st, o.token, log); err != nil {
+	if m, ok, err := consoleMount(st, recorder, live, o.token, log); err != nil {
 		return err
 	} else if ok {
 		cfg.Mounts = append(cfg.Mounts, m)
@@ -171,6 +177,9 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	expiry, stopExpiry := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() { defer close(done); mgr.Run(expiry) }()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	go live.Run(expiry, tick.C)
 	ready(st, ln)
 	log.Info("serving", zap.String("addr", ln.Addr().String()), zap.Int("datasets", len(st.datasets)))
 	err = srv.Serve(ctx, ln, o.grace)

@@ -32,6 +32,7 @@ const (
 type Config struct {
 	Store  Store  // where the episodes are read (required)
 	Golds  Golds  // runs an episode's gold and submission again; nil: the episode page shows no gold
+	Live   *Live  // what the episode server does now; nil: no live page (sqlgym console)
 	Token  string // when set, pages need a login with this token
 	Logger *zap.Logger
 
@@ -97,6 +98,8 @@ func (c *Console) routes() {
 	m.HandleFunc("GET "+Prefix+"/episodes", c.signedIn(c.listPage))
 	m.HandleFunc("GET "+Prefix+"/episodes/{id}", c.signedIn(c.episodePage))
 	m.HandleFunc("GET "+Prefix+"/report", c.signedIn(c.reportPage))
+	m.HandleFunc("GET "+Prefix+"/live", c.signedIn(c.livePage))
+	m.HandleFunc("GET "+Prefix+"/live/events", c.signedIn(c.events))
 	c.mux = m
 }
 
@@ -119,9 +122,14 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // csp allows the pages their own style sheet and images and nothing
 // else: no script at all, no inline style, no frames, no form posting
-// elsewhere.
-const csp = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; " +
-	"frame-ancestors 'none'; base-uri 'none'"
+// elsewhere. liveCSP, the live page's, adds the console's own script
+// files and its event stream (still no inline script, no eval).
+const (
+	csp = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; " +
+		"frame-ancestors 'none'; base-uri 'none'"
+	liveCSP = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; " +
+		"form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
 
 func secure(h http.Header) {
 	h.Set("Content-Security-Policy", csp)

@@ -7,9 +7,11 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"
+	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/internal/console"
@@ -37,6 +39,10 @@ type recorded struct {
 	Correct string // the id of a correct episode of DB
 	Hostile string // the id of the episode of hostile content
 	Task    *env.Task
+	Live    *console.Live  // counts what the server does, as serve's does
+	Ticks   chan time.Time // the live page's ticks: the test sends them
+	Client  *client.Client // a client of the server
+	Dataset *env.Dataset   // Spider-dev
 }
 
 // startRecorded serves Spider-dev with the console under /ui (behind
@@ -49,26 +55,33 @@ func startRecorded(t *testing.T, token string) *recorded {
 	if err != nil {
 		t.Fatal(err)
 	}
+	live := console.NewLive(console.LiveConfig{MaxSubscribers: 2})
+	ticks := make(chan time.Time)
+	ctx, cancel := context.WithCancel(context.Background())
+	go live.Run(ctx, ticks)
+	t.Cleanup(cancel)
 	var h atomic.Pointer[console.Console]
 	mount := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.Load().ServeHTTP(w, r) })
-	d := testserver.StartDemo(t, testserver.DemoOptions{Dataset: ds, Options: testserver.Options{Server: func(c *rpc.ServerConfig) {
+	tap := func(cfg *episodes.Config, _ string) { cfg.Recorder = live.Tap(cfg.Recorder) }
+	d := testserver.StartDemo(t, testserver.DemoOptions{Dataset: ds, Config: tap, Options: testserver.Options{Server: func(c *rpc.ServerConfig) {
 		c.Token = token
 		c.Mounts = append(c.Mounts, rpc.Mount{Prefix: console.Prefix, Handler: mount, OwnLogin: true})
 	}}})
 	cat := env.NewCatalog(sqlite.New(sqlite.Config{}))
 	t.Cleanup(func() { cat.Close() })
-	c, err := console.New(console.Config{Store: console.ReaderStore{R: d.Log}, Token: token,
+	c, err := console.New(console.Config{Store: console.ReaderStore{R: d.Log}, Token: token, Live: live,
 		Golds: &console.DatasetGolds{Catalog: cat, Datasets: []*env.Dataset{ds}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.Store(c)
-	rec := &recorded{Demo: d, URL: d.HTTP.URL, DB: "concert_singer"}
+	rec := &recorded{Demo: d, URL: d.HTTP.URL, DB: "concert_singer", Live: live, Ticks: ticks, Dataset: ds}
 	cl, err := client.Dial(context.Background(), d.URL, token)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cl.Close() })
+	rec.Client = cl
 	rec.play(t, cl, ds)
 	return rec
 }

@@ -47,7 +47,7 @@ func TestLoginSetsAStrictHttpOnlyCookie(t *testing.T) {
 		t.Fatalf("with the session: %s, the list lacks episode %s", resp.Status, rec.Correct)
 	}
 	csp := resp.Header.Get("Content-Security-Policy")
-	for _, want := range []string{"default-src 'none'", "style-src 'self'", "frame-ancestors 'none'"} {
+	for _, want := range []string{"default-src 'none'", "style-src 'self'", "frame-ancestors 'none'"} { // no script-src: no script runs
 		if !strings.Contains(csp, want) || strings.Contains(csp, "unsafe") || strings.Contains(csp, "script-src") {
 			t.Fatalf("Content-Security-Policy %q: want %q and no script source", csp, want)
 		}

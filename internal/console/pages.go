@@ -15,7 +15,7 @@ import (
 var webFS embed.FS
 
 // pageNames are the pages, each web/templates/NAME.html over layout.html.
-var pageNames = []string{"login", "error", "list", "episode", "report"}
+var pageNames = []string{"login", "error", "list", "episode", "report", "live"}
 
 var funcs = template.FuncMap{
 	"num": func(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) },
