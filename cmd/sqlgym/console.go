@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/internal/console"
@@ -20,12 +21,12 @@ import (
 // consoleMount is the web console sqlgym serve carries under /ui, over
 // the store it records to (through live's tap), with the datasets it
 // serves for the golds. ok is false when the store cannot be read back.
-func consoleMount(st *stack, recorder trajlog.Writer, live *console.Live, token string, log *zap.Logger) (rpc.Mount, bool, error) {
+func consoleMount(st *stack, mgr *episodes.Manager, recorder trajlog.Writer, live *console.Live, token string, log *zap.Logger) (rpc.Mount, bool, error) {
 	if _, ok := st.recorder.(trajlog.Reader); !ok {
 		return rpc.Mount{}, false, nil
 	}
 	rd := recorder.(trajlog.Reader)
-	c, err := console.New(console.Config{Store: console.ReaderStore{R: rd}, Token: token, Logger: log, Live: live,
+	c, err := console.New(console.Config{Store: console.ReaderStore{R: rd}, Token: token, Logger: log, Live: live, Player: console.ManagerPlayer{M: mgr},
 		Golds: &console.DatasetGolds{Catalog: st.catalog, Datasets: st.datasets}})
 	if err != nil {
 		return rpc.Mount{}, false, err

@@ -46,7 +46,7 @@ var allowed = map[string][]string{
 	"internal/rollout": {mod + "env", mod + "episodes", mod + "episodes/client", mod + "episodes/trajlog",
 		mod + "internal/rollout/report", mod + "schemas", mod + "tools", "github.com/cenkalti/backoff/v5"},
 	"internal/rollout/report": {mod + "env/sqltext", mod + "episodes/trajlog", mod + "schemas"},
-	"internal/console": {mod + "env", mod + "env/sqltext", mod + "episodes/trajlog", mod + "internal/atomicfile",
+	"internal/console": {mod + "env", mod + "env/sqltext", mod + "episodes", mod + "episodes/trajlog", mod + "internal/atomicfile",
 		mod + "internal/rollout", mod + "internal/rollout/report", mod + "schemas", "go.uber.org/zap"},
 }
 

@@ -33,6 +33,7 @@ type Config struct {
 	Store  Store  // where the episodes are read (required)
 	Golds  Golds  // runs an episode's gold and submission again; nil: the episode page shows no gold
 	Live   *Live  // what the episode server does now; nil: no live page (sqlgym console)
+	Player Player // runs the episodes played on the console; nil: no play page (sqlgym console)
 	Token  string // when set, pages need a login with this token
 	Logger *zap.Logger
 
@@ -99,6 +100,10 @@ func (c *Console) routes() {
 	m.HandleFunc("GET "+Prefix+"/episodes/{id}", c.signedIn(c.episodePage))
 	m.HandleFunc("GET "+Prefix+"/report", c.signedIn(c.reportPage))
 	m.HandleFunc("GET "+Prefix+"/live", c.signedIn(c.livePage))
+	m.HandleFunc("GET "+Prefix+"/play", c.signedIn(c.playTasks))
+	m.HandleFunc("POST "+Prefix+"/play", c.signedIn(c.playStart))
+	m.HandleFunc("GET "+Prefix+"/play/{id}", c.signedIn(c.playEpisode))
+	m.HandleFunc("POST "+Prefix+"/play/{id}/step", c.signedIn(c.playStep))
 	m.HandleFunc("GET "+Prefix+"/live/events", c.signedIn(c.events))
 	c.mux = m
 }

@@ -70,7 +70,8 @@ func startRecorded(t *testing.T, token string) *recorded {
 	cat := env.NewCatalog(sqlite.New(sqlite.Config{}))
 	t.Cleanup(func() { cat.Close() })
 	c, err := console.New(console.Config{Store: console.ReaderStore{R: d.Log}, Token: token, Live: live,
-		Golds: &console.DatasetGolds{Catalog: cat, Datasets: []*env.Dataset{ds}}})
+		Player: console.ManagerPlayer{M: d.Manager},
+		Golds:  &console.DatasetGolds{Catalog: cat, Datasets: []*env.Dataset{ds}}})
 	if err != nil {
 		t.Fatal(err)
 	}

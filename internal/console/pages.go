@@ -15,7 +15,7 @@ import (
 var webFS embed.FS
 
 // pageNames are the pages, each web/templates/NAME.html over layout.html.
-var pageNames = []string{"login", "error", "list", "episode", "report", "live"}
+var pageNames = []string{"login", "error", "list", "episode", "report", "live", "tasks", "play"}
 
 var funcs = template.FuncMap{
 	"num": func(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) },
@@ -35,7 +35,7 @@ var funcs = template.FuncMap{
 func parsePages() (map[string]*template.Template, error) {
 	pages := map[string]*template.Template{}
 	for _, name := range pageNames {
-		t, err := template.New(name).Funcs(funcs).ParseFS(webFS, "web/templates/layout.html", "web/templates/chart.html", "web/templates/"+name+".html")
+		t, err := template.New(name).Funcs(funcs).ParseFS(webFS, "web/templates/layout.html", "web/templates/chart.html", "web/templates/parts.html", "web/templates/"+name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("console: page %s: %w", name, err)
 		}
