@@ -15,23 +15,32 @@ import (
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/rpc"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/pgstore"
 	"github.com/sqlgym/sqlgym/internal/console"
 )
 
 // consoleMount is the web console sqlgym serve carries under /ui, over
-// the store it records to (through live's tap), with the datasets it
+// the store it records to (read directly; live counts through its tap), with the datasets it
 // serves for the golds. ok is false when the store cannot be read back.
-func consoleMount(st *stack, mgr *episodes.Manager, recorder trajlog.Writer, live *console.Live, token string, log *zap.Logger) (rpc.Mount, bool, error) {
+func consoleMount(st *stack, mgr *episodes.Manager, live *console.Live, token string, log *zap.Logger) (rpc.Mount, bool, error) {
 	if _, ok := st.recorder.(trajlog.Reader); !ok {
 		return rpc.Mount{}, false, nil
 	}
-	rd := recorder.(trajlog.Reader)
-	c, err := console.New(console.Config{Store: console.ReaderStore{R: rd}, Token: token, Logger: log, Live: live, Player: console.ManagerPlayer{M: mgr},
+	c, err := console.New(console.Config{Store: consoleStore(st.recorder.(trajlog.Reader)), Token: token, Logger: log, Live: live, Player: console.ManagerPlayer{M: mgr},
 		Golds: &console.DatasetGolds{Catalog: st.catalog, Datasets: st.datasets}})
 	if err != nil {
 		return rpc.Mount{}, false, err
 	}
 	return rpc.Mount{Prefix: console.Prefix, Handler: c, OwnLogin: true}, true, nil
+}
+
+// consoleStore reads the PostgreSQL store through its indexes, and any
+// other by scanning it.
+func consoleStore(rd trajlog.Reader) console.Store {
+	if pg, ok := rd.(*pgstore.Store); ok {
+		return console.PGStore{S: pg}
+	}
+	return console.ReaderStore{R: rd}
 }
 
 // consoleFlags are the flags of sqlgym console.
@@ -77,7 +86,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer closer.Close()
-	cfg := console.Config{Store: console.ReaderStore{R: rd}, Token: f.token, Logger: log, LoopbackOnly: true, MaxSessions: f.maxSessions}
+	cfg := console.Config{Store: consoleStore(rd), Token: f.token, Logger: log, LoopbackOnly: true, MaxSessions: f.maxSessions}
 	if len(f.stack.datasets.values) > 0 {
 		cat, dss, err := f.consoleDatasets(ctx)
 		if err != nil {

@@ -164,7 +164,7 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 		ReplyDelay: replyDelay(o.replyDelay),
 	}
 	o.conns.apply(&cfg)
-	if m, ok, err := consoleMount(st, mgr, recorder, live, o.token, log); err != nil {
+	if m, ok, err := consoleMount(st, mgr, live, o.token, log); err != nil {
 		return err
 	} else if ok {
 		cfg.Mounts = append(cfg.Mounts, m)

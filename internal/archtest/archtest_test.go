@@ -46,8 +46,8 @@ var allowed = map[string][]string{
 	"internal/rollout": {mod + "env", mod + "episodes", mod + "episodes/client", mod + "episodes/trajlog",
 		mod + "internal/rollout/report", mod + "schemas", mod + "tools", "github.com/cenkalti/backoff/v5"},
 	"internal/rollout/report": {mod + "env/sqltext", mod + "episodes/trajlog", mod + "schemas"},
-	"internal/console": {mod + "env", mod + "env/sqltext", mod + "episodes", mod + "episodes/trajlog", mod + "internal/atomicfile",
-		mod + "internal/rollout", mod + "internal/rollout/report", mod + "schemas", "go.uber.org/zap"},
+	"internal/console": {mod + "env", mod + "env/sqltext", mod + "episodes", mod + "episodes/trajlog", mod + "episodes/trajlog/pgstore",
+		mod + "internal/atomicfile", mod + "internal/rollout", mod + "internal/rollout/report", mod + "schemas", "go.uber.org/zap"},
 }
 
 func TestImportRules(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -168,3 +169,5 @@ func do(t *testing.T, req *http.Request) (*http.Response, string) {
 	}
 	return resp, b.String()
 }
+
+func getenv(k string) string { return os.Getenv(k) }

@@ -43,7 +43,8 @@ type Query struct {
 // Page is one page of the list.
 type Page struct {
 	Episodes []Summary
-	Total    int // episodes the query selects
+	Total    int  // episodes the query selects
+	AtLeast  bool // Total is a lower bound: the count stopped there
 }
 
 // Summary is one row of the list.
