@@ -182,6 +182,14 @@ func TestBrowserShowsHostileContentAsText(t *testing.T) {
 			t.Fatalf("tags lack %q as text: %q", want, tags)
 		}
 	}
+	// The override inside the string literal ends with it: the AS after
+	// it is still laid out to the literal's right.
+	if !value(t, ctx, chromedp.Evaluate[bool](`(() => { const pre = document.querySelector("#gold pre.sql");
+		const lit = [...pre.querySelectorAll("span.s")].find(e => e.textContent.includes("pwned-sql"));
+		const as = [...pre.querySelectorAll("span.k")].find(e => e.textContent === "AS");
+		return lit.getBoundingClientRect().right <= as.getBoundingClientRect().left; })()`)) {
+		t.Fatalf("a bidi override in a SQL literal reorders the SQL after it")
+	}
 	for _, want := range []string{`<img src=x onerror=`, `<script>document.title="pwned-sql"</script>`, "\u202e"} {
 		if !strings.Contains(turns, want) {
 			t.Fatalf("turns lack %q as text:\n%s", want, turns)
