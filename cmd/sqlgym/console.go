@@ -22,11 +22,11 @@ import (
 // consoleMount is the web console sqlgym serve carries under /ui, over
 // the store it records to (read directly; live counts through its tap), with the datasets it
 // serves for the golds. ok is false when the store cannot be read back.
-func consoleMount(st *stack, mgr *episodes.Manager, live *console.Live, token string, log *zap.Logger) (rpc.Mount, bool, error) {
+func consoleMount(ctx context.Context, st *stack, mgr *episodes.Manager, live *console.Live, indexMax int, token string, log *zap.Logger) (rpc.Mount, bool, error) {
 	if _, ok := st.recorder.(trajlog.Reader); !ok {
 		return rpc.Mount{}, false, nil
 	}
-	c, err := console.New(console.Config{Store: consoleStore(st.recorder.(trajlog.Reader)), Token: token, Logger: log, Live: live, Player: console.ManagerPlayer{M: mgr},
+	c, err := console.New(console.Config{Store: consoleStore(ctx, st.recorder.(trajlog.Reader), live, indexMax, log), Token: token, Logger: log, Live: live, Player: console.ManagerPlayer{M: mgr},
 		Golds: &console.DatasetGolds{Catalog: st.catalog, Datasets: st.datasets}})
 	if err != nil {
 		return rpc.Mount{}, false, err
@@ -34,11 +34,25 @@ func consoleMount(st *stack, mgr *episodes.Manager, live *console.Live, token st
 	return rpc.Mount{Prefix: console.Prefix, Handler: c, OwnLogin: true}, true, nil
 }
 
-// consoleStore reads the PostgreSQL store through its indexes, and any
-// other by scanning it.
-func consoleStore(rd trajlog.Reader) console.Store {
-	if pg, ok := rd.(*pgstore.Store); ok {
-		return console.PGStore{S: pg}
+// consoleStore reads the PostgreSQL store through its indexes, the file
+// log through the console's index of it (built in the background, kept
+// current by live's tap when live is given), and a file of records by
+// scanning it.
+func consoleStore(ctx context.Context, rd trajlog.Reader, live *console.Live, indexMax int, log *zap.Logger) console.Store {
+	switch rd.(type) {
+	case *pgstore.Store:
+		return console.PGStore{S: rd.(*pgstore.Store)}
+	case *trajlog.Log, *scannedLog:
+		x := console.NewLogIndex(rd, indexMax)
+		if live != nil {
+			live.OnEnd(x.Ended)
+		}
+		go func() {
+			if err := x.Build(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("console: the list reads the log without an index", zap.Error(err))
+			}
+		}()
+		return x
 	}
 	return console.ReaderStore{R: rd}
 }
@@ -51,6 +65,7 @@ type consoleFlags struct {
 	insecure    bool
 	maxSessions int
 	maxConns    int
+	indexMax    int
 }
 
 // runConsole serves the console read-only over a recorded log, with no
@@ -68,11 +83,13 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.BoolVar(&f.insecure, "insecure", false, "serve without --token on a non-loopback --addr (logged as a warning)")
 	fs.IntVar(&f.maxSessions, "max-sessions", console.DefaultMaxSessions, "logins kept at once; past it the oldest is dropped")
 	fs.IntVar(&f.maxConns, "max-connections", 64, "requests served at once; more get 503")
+	fs.IntVar(&f.indexMax, "index-episodes", console.DefaultIndexEpisodes,
+		"episodes of the file log the list's index keeps in memory (the newest); pages past them read the log")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if f.maxSessions < 1 || f.maxConns < 1 {
-		return usageError{"--max-sessions and --max-connections must be at least 1"}
+	if f.maxSessions < 1 || f.maxConns < 1 || f.indexMax < 1 {
+		return usageError{"--max-sessions, --max-connections and --index-episodes must be at least 1"}
 	}
 	log, err := newLogger("console", "info", stderr)
 	if err != nil {
@@ -86,7 +103,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer closer.Close()
-	cfg := console.Config{Store: consoleStore(rd), Token: f.token, Logger: log, LoopbackOnly: true, MaxSessions: f.maxSessions}
+	cfg := console.Config{Store: consoleStore(ctx, rd, nil, f.indexMax, log), Token: f.token, Logger: log, LoopbackOnly: true, MaxSessions: f.maxSessions}
 	if len(f.stack.datasets.values) > 0 {
 		cat, dss, err := f.consoleDatasets(ctx)
 		if err != nil {

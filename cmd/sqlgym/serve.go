@@ -30,15 +30,16 @@ type serveFlags struct {
 
 // serverOpts are the settings of an episode server beyond its stack.
 type serverOpts struct {
-	token       string
-	maxEpisodes int
-	idleTimeout time.Duration
-	frameBytes  int64
-	grace       time.Duration
-	replyDelay  time.Duration
-	bounds      clientBounds
-	conns       connFlags
-	consoleLive int // live pages of the web console at once
+	token        string
+	maxEpisodes  int
+	idleTimeout  time.Duration
+	frameBytes   int64
+	grace        time.Duration
+	replyDelay   time.Duration
+	bounds       clientBounds
+	conns        connFlags
+	consoleLive  int // live pages of the web console at once
+	consoleIndex int // episodes of the file log the console's list index keeps
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -57,6 +58,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"how long a reply may wait for those of the other requests its WebSocket is running, so that one write sends them together (0: never waits)")
 	fs.IntVar(&f.server.consoleLive, "console-max-live", console.DefaultMaxLiveSubscribers,
 		"live pages of the web console (/ui/live) connected at once; more get 503")
+	fs.IntVar(&f.server.consoleIndex, "console-index-episodes", console.DefaultIndexEpisodes,
+		"episodes of the file log the web console's list index keeps in memory (the newest); its pages past them read the log")
 	f.server.bounds.register(fs)
 	f.server.conns.register(fs)
 	fs.StringVar(&f.logFormat, "log-format", "console", "log format: json or console")
@@ -84,8 +87,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 func (o *serverOpts) check() error {
-	if o.maxEpisodes < 1 || o.idleTimeout <= 0 || o.frameBytes < 1024 || o.consoleLive < 1 {
-		return usageError{"--max-episodes and --console-max-live must be >= 1, --idle-timeout > 0 and --max-frame-bytes >= 1024"}
+	if o.maxEpisodes < 1 || o.idleTimeout <= 0 || o.frameBytes < 1024 || o.consoleLive < 1 || o.consoleIndex < 1 {
+		return usageError{"--max-episodes, --console-max-live and --console-index-episodes must be >= 1, --idle-timeout > 0 and --max-frame-bytes >= 1024"}
 	}
 	if o.replyDelay < 0 || o.replyDelay > time.Second {
 		return usageError{fmt.Sprintf("--reply-delay must be between 0 and 1s, got %s", o.replyDelay)}
@@ -164,7 +167,7 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 		ReplyDelay: replyDelay(o.replyDelay),
 	}
 	o.conns.apply(&cfg)
-	if m, ok, err := consoleMount(st, mgr, live, o.token, log); err != nil {
+	if m, ok, err := consoleMount(ctx, st, mgr, live, o.consoleIndex, o.token, log); err != nil {
 		return err
 	} else if ok {
 		cfg.Mounts = append(cfg.Mounts, m)

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // Defaults of the live page's bounds.
@@ -37,7 +39,12 @@ type Live struct {
 	subs    map[*subscriber]struct{}
 	dropped atomic.Int64
 	last    time.Time
+	onEnd   func(*schemas.Trajectory) // set before serving: the log index's Ended
 }
+
+// OnEnd has f called with every episode that ends, after the store has
+// recorded it (a LogIndex's Ended). Call it before the server starts.
+func (l *Live) OnEnd(f func(*schemas.Trajectory)) { l.onEnd = f }
 
 // subscriber is one live page: the tag key it splits by, and its queue.
 type subscriber struct {

@@ -40,6 +40,9 @@ func (w *tapWriter) Step(ctx context.Context, episodeID string, s *schemas.StepR
 func (w *tapWriter) End(ctx context.Context, t *schemas.Trajectory) error {
 	err := w.inner.End(ctx, t)
 	w.live.end(t.EpisodeID, t.Outcome, t.TotalReward)
+	if err == nil && w.live.onEnd != nil {
+		w.live.onEnd(t)
+	}
 	return err
 }
 
