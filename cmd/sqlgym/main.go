@@ -69,6 +69,9 @@ func commands() []command {
 		{"report", "the rollout report (pass@k, SC, first-shot, by difficulty and database) of recorded episodes", runReport, []string{
 			"sqlgym report --data-dir sqlgym-data --run qwen-7b",
 			"sqlgym report --data-dir sqlgym-data --by policy " + spider}},
+		{"console", "the web console over a recorded log, read-only, with no episode server (serve carries it under /ui)", runConsole, []string{
+			"sqlgym console --data-dir sqlgym-data " + spider,
+			"sqlgym console --trajectories postgres://postgres@127.0.0.1:5432/sqlgym --addr 0.0.0.0:8766 --token \"$TOKEN\""}},
 		{"export", "write training files (sft, dpo, raw) from recorded episodes", runExport, []string{
 			"sqlgym export --data-dir sqlgym-data --format sft --outcome correct --out sft.jsonl"}},
 		{"log", "check the trajectory log: log verify reads every segment's checksums and index", runLog, []string{

@@ -79,7 +79,7 @@ func mcpMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	defer st.close(log)
-	mgr, err := newManager(st, &f.stack, f.server, log)
+	mgr, err := newManager(st, &f.stack, f.server, log, nil)
 	if err != nil {
 		return err
 	}

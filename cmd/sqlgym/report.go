@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/internal/console"
 	"github.com/sqlgym/sqlgym/internal/rollout"
 	"github.com/sqlgym/sqlgym/internal/rollout/report"
 	"github.com/sqlgym/sqlgym/reward/judge"
@@ -28,6 +29,7 @@ type reportFlags struct {
 	usage   string
 	out     string
 	compare string
+	html    string
 }
 
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -45,8 +47,12 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&f.out, "out", "", "also write report.json into this `folder` (with --by: report-VALUE.json for each value)")
 	fs.StringVar(&f.compare, "compare", "", "compare two runs, `A,B` by run name: each metric of B beside A over the tasks both ran, "+
 		"its delta with a 95% bootstrap interval, and the tasks that flipped")
+	fs.StringVar(&f.html, "html", "", "also write the report as web pages with charts into this `folder` (index.html), as the console shows it")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if f.html != "" && f.by != "" {
+		return usageError{"--html writes one report: leave out --by"}
 	}
 	flt, err := f.filter.filter()
 	if err != nil {
@@ -82,6 +88,13 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if err != nil {
 		return err
+	}
+	if f.html != "" {
+		path, err := console.WriteReportHTML(ctx, f.html, rd, flt, runs, opts)
+		if err != nil {
+			return fmt.Errorf("--html: %w", err)
+		}
+		fmt.Fprintf(stdout, "\nweb report: %s\n", path)
 	}
 	return f.damage.report(stderr, "report", rd)
 }

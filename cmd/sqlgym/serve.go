@@ -13,7 +13,9 @@ import (
 
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/jsonrpc"
+	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/transport"
+	"github.com/sqlgym/sqlgym/internal/console"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -30,14 +32,16 @@ type serveFlags struct {
 
 // serverOpts are the settings of an episode server beyond its stack.
 type serverOpts struct {
-	token       string
-	maxEpisodes int
-	idleTimeout time.Duration
-	frameBytes  int64
-	grace       time.Duration
-	replyDelay  time.Duration
-	bounds      clientBounds
-	conns       connFlags
+	token        string
+	maxEpisodes  int
+	idleTimeout  time.Duration
+	frameBytes   int64
+	grace        time.Duration
+	replyDelay   time.Duration
+	bounds       clientBounds
+	conns        connFlags
+	consoleLive  int // live pages of the web console at once
+	consoleIndex int // episodes of the file log the console's list index keeps
 	// openenvSessions bounds the OpenEnv surface's sessions (0: its default).
 	openenvSessions int
 	mcp             mcpFlags
@@ -57,6 +61,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.DurationVar(&f.server.grace, "shutdown-grace", 30*time.Second, "how long shutdown waits for running steps")
 	fs.DurationVar(&f.server.replyDelay, "reply-delay", transport.DefaultReplyDelay,
 		"how long a reply may wait for those of the other requests its WebSocket is running, so that one write sends them together (0: never waits)")
+	fs.IntVar(&f.server.consoleLive, "console-max-live", console.DefaultMaxLiveSubscribers,
+		"live pages of the web console (/ui/live) connected at once; more get 503")
+	fs.IntVar(&f.server.consoleIndex, "console-index-episodes", console.DefaultIndexEpisodes,
+		"episodes of the file log the web console's list index keeps in memory (the newest); its pages past them read the log")
 	f.server.bounds.register(fs)
 	f.server.conns.register(fs)
 	f.server.registerOpenEnv(fs)
@@ -92,8 +100,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 func (o *serverOpts) check() error {
-	if o.maxEpisodes < 1 || o.idleTimeout <= 0 || o.frameBytes < 1024 {
-		return usageError{"--max-episodes must be >= 1, --idle-timeout > 0 and --max-frame-bytes >= 1024"}
+	if o.maxEpisodes < 1 || o.idleTimeout <= 0 || o.frameBytes < 1024 || o.consoleLive < 1 || o.consoleIndex < 1 {
+		return usageError{"--max-episodes, --console-max-live and --console-index-episodes must be >= 1, --idle-timeout > 0 and --max-frame-bytes >= 1024"}
 	}
 	if o.replyDelay < 0 || o.replyDelay > time.Second {
 		return usageError{fmt.Sprintf("--reply-delay must be between 0 and 1s, got %s", o.replyDelay)}
@@ -132,6 +140,7 @@ func banner(datasets, addr string, token bool) string {
 	fmt.Fprintf(&b, "  health              GET  http://%s/healthz\n", addr)
 	fmt.Fprintf(&b, "  metrics             GET  http://%s/metrics\n", addr)
 	fmt.Fprintf(&b, "  OpenEnv base_url    http://%s%s\n", addr, openenvPrefix)
+	fmt.Fprintf(&b, "  web console         GET  http://%s/ui/\n", addr)
 	fmt.Fprintf(&b, "  attach a REPL       %s\n", repl)
 	return b.String()
 }
@@ -148,7 +157,8 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 		return err
 	}
 	defer st.close(log)
-	mgr, err := newManager(st, s, o, log)
+	live := console.NewLive(console.LiveConfig{MaxSubscribers: o.consoleLive})
+	mgr, err := newManager(st, s, o, log, live.Tap)
 	if err != nil {
 		return err
 	}
@@ -167,6 +177,11 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	mcpSrv := o.mcp.server(mgr, o.frameBytes, log)
 	cfg.Mounts = append(cfg.Mounts, transport.Mount{Prefix: "/mcp", Handler: mcpSrv.Handler()})
 	defer context.AfterFunc(ctx, func() { mcpSrv.Close(o.grace) })() // an HTTP shutdown leaves sessions' streams open
+	if m, ok, err := consoleMount(ctx, st, mgr, live, o.consoleIndex, o.token, log); err != nil {
+		return err
+	} else if ok {
+		cfg.Mounts = append(cfg.Mounts, m)
+	}
 	srv := transport.NewServer(ctx, cfg)
 	ln, err := listen()
 	if err != nil {
@@ -175,6 +190,9 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	expiry, stopExpiry := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() { defer close(done); mgr.Run(expiry) }()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	go live.Run(expiry, tick.C)
 	ready(st, ln)
 	log.Info("serving", zap.String("addr", ln.Addr().String()), zap.Int("datasets", len(st.Datasets)))
 	err = srv.Serve(ctx, ln, o.grace)
@@ -187,10 +205,14 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	return err
 }
 
-// newManager builds the episode manager of a server over st: sqlgym
+// newManager builds the episode manager of a server over st (its
+// recorder seen through tap, when given): sqlgym
 // serve's, and sqlgym mcp's.
-func newManager(st *serveStack, s *stackFlags, o serverOpts, log *zap.Logger) (*episodes.Manager, error) {
+func newManager(st *serveStack, s *stackFlags, o serverOpts, log *zap.Logger, tap func(trajlog.Writer) trajlog.Writer) (*episodes.Manager, error) {
 	mc := st.Config()
+	if tap != nil {
+		mc.Recorder = tap(mc.Recorder) // the web console's live counts
+	}
 	mc.Logger, mc.Version, mc.TrajectoryStore = log, version, s.storeDescription()
 	mc.MaxTurns, mc.MaxCallsPerTurn, mc.PromptDescriptions = s.maxTurns, s.maxCalls, s.promptDescriptions
 	mc.MaxEpisodes, mc.IdleTimeout = o.maxEpisodes, o.idleTimeout

@@ -64,3 +64,28 @@ func TestMountsAreGuardedLikeTheRPC(t *testing.T) {
 		t.Fatalf("second request while one holds the only room: %d %q", code, body)
 	}
 }
+
+// TestOwnLoginMountSkipsTheBearerCheck shows a mount that signs in its
+// own users is reached without the bearer token, while the RPC beside it
+// still needs it.
+func TestOwnLoginMountSkipsTheBearerCheck(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "page") })
+	s := serve(t, transport.ServerConfig{Token: "secret", Mounts: []transport.Mount{{Prefix: "/ui", Handler: h, OwnLogin: true}}})
+	resp, err := http.Get(s.http + "/ui/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(b) != "page" {
+		t.Fatalf("own-login mount without a token: %d %q", resp.StatusCode, b)
+	}
+	resp, err = http.Post(s.http+"/v1/rpc", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"server.info"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("/v1/rpc without the token beside an own-login mount: %d, want 401", resp.StatusCode)
+	}
+}

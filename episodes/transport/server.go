@@ -76,6 +76,11 @@ type ServerConfig struct {
 type Mount struct {
 	Prefix  string // "/openenv": no trailing slash
 	Handler http.Handler
+	// OwnLogin serves the mount without the bearer token check: its
+	// handler signs in its own users (the web console's login form and
+	// session cookie, since a browser cannot send the header). The Host
+	// and Origin checks of a server without a token still apply.
+	OwnLogin bool
 }
 
 // Defaults of the server's bounds on what clients can make it hold.
@@ -188,6 +193,9 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.cfg.Registry, promhttp.HandlerOpts{}))
 	for _, m := range s.cfg.Mounts {
 		h := s.guarded(s.authorized(s.counted(m.Handler)))
+		if m.OwnLogin {
+			h = s.guarded(s.counted(m.Handler))
+		}
 		mux.HandleFunc(m.Prefix, h)
 		mux.HandleFunc(m.Prefix+"/", h)
 	}

@@ -41,6 +41,8 @@ var ddl = []string{
 	`CREATE INDEX IF NOT EXISTS sqlgym_episodes_task ON sqlgym_episodes (task_id, started_at)`,
 	`CREATE INDEX IF NOT EXISTS sqlgym_episodes_outcome ON sqlgym_episodes (outcome, started_at)`,
 	`CREATE INDEX IF NOT EXISTS sqlgym_episodes_tags ON sqlgym_episodes USING gin (tags)`,
+	// The web console's list of one database's episodes, newest first.
+	`CREATE INDEX IF NOT EXISTS sqlgym_episodes_db ON sqlgym_episodes ((task->>'db_id'), started_at)`,
 	`CREATE TABLE IF NOT EXISTS sqlgym_steps (
 		episode_id        text NOT NULL,
 		turn              integer NOT NULL,

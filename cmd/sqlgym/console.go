@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/pgstore"
+	"github.com/sqlgym/sqlgym/episodes/transport"
+	"github.com/sqlgym/sqlgym/internal/console"
+)
+
+// consoleMount is the web console sqlgym serve carries under /ui, over
+// the store it records to (read directly; live counts through its tap), with the datasets it
+// serves for the golds. ok is false when the store cannot be read back.
+func consoleMount(ctx context.Context, st *serveStack, mgr *episodes.Manager, live *console.Live, indexMax int, token string, log *zap.Logger) (transport.Mount, bool, error) {
+	if _, ok := st.Recorder.(trajlog.Reader); !ok {
+		return transport.Mount{}, false, nil
+	}
+	c, err := console.New(console.Config{Store: consoleStore(ctx, st.Recorder.(trajlog.Reader), live, indexMax, log), Token: token, Logger: log, Live: live, Player: console.ManagerPlayer{M: mgr},
+		Golds: &console.DatasetGolds{Catalog: st.Catalog, Datasets: st.Datasets}})
+	if err != nil {
+		return transport.Mount{}, false, err
+	}
+	return transport.Mount{Prefix: console.Prefix, Handler: c, OwnLogin: true}, true, nil
+}
+
+// consoleStore reads the PostgreSQL store through its indexes, the file
+// log through the console's index of it (built in the background, kept
+// current by live's tap when live is given), and a file of records by
+// scanning it.
+func consoleStore(ctx context.Context, rd trajlog.Reader, live *console.Live, indexMax int, log *zap.Logger) console.Store {
+	switch rd.(type) {
+	case *pgstore.Store:
+		return console.PGStore{S: rd.(*pgstore.Store)}
+	case *filelog.Log, *scannedLog:
+		x := console.NewLogIndex(rd, indexMax)
+		if live != nil {
+			live.OnEnd(x.Ended)
+		}
+		go func() {
+			if err := x.Build(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("console: the list reads the log without an index", zap.Error(err))
+			}
+		}()
+		return x
+	}
+	return console.ReaderStore{R: rd}
+}
+
+// consoleFlags are the flags of sqlgym console.
+type consoleFlags struct {
+	stack       stackFlags // --data-dir, --trajectories, --dataset
+	addr        string
+	token       string
+	insecure    bool
+	maxSessions int
+	maxConns    int
+	indexMax    int
+}
+
+// runConsole serves the console read-only over a recorded log, with no
+// episode server.
+func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("console", stderr)
+	var f consoleFlags
+	fs.Var(&f.stack.datasets, "dataset", "the datasets the episodes played, `[NAME=]FORMAT:PATH` as for serve (repeatable): "+
+		"episode pages then show the gold and its result beside the submission")
+	fs.StringVar(&f.stack.dataDir, "data-dir", defaultDataDir, "where the trajectory log is")
+	fs.StringVar(&f.stack.trajectories, "trajectories", "", "read episodes from a postgres:// URL or a file of trajectory records instead of --data-dir")
+	f.stack.registerDBPool(fs)
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:8766", "address to listen on")
+	fs.StringVar(&f.token, "token", "", "the token the login form asks for (empty: no login, allowed on a loopback --addr only)")
+	fs.BoolVar(&f.insecure, "insecure", false, "serve without --token on a non-loopback --addr (logged as a warning)")
+	fs.IntVar(&f.maxSessions, "max-sessions", console.DefaultMaxSessions, "logins kept at once; past it the oldest is dropped")
+	fs.IntVar(&f.maxConns, "max-connections", 64, "requests served at once; more get 503")
+	fs.IntVar(&f.indexMax, "index-episodes", console.DefaultIndexEpisodes,
+		"episodes of the file log the list's index keeps in memory (the newest); pages past them read the log")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if f.maxSessions < 1 || f.maxConns < 1 || f.indexMax < 1 {
+		return usageError{"--max-sessions, --max-connections and --index-episodes must be at least 1"}
+	}
+	log, err := newLogger("console", "info", stderr)
+	if err != nil {
+		return err
+	}
+	if err := checkExposure(f.addr, f.token, f.insecure, log); err != nil {
+		return err
+	}
+	rd, closer, err := openTrajectoryReader(ctx, f.stack.trajectories, f.stack.dataDir)
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	cfg := console.Config{Store: consoleStore(ctx, rd, nil, f.indexMax, log), Token: f.token, Logger: log, LoopbackOnly: true, MaxSessions: f.maxSessions}
+	if len(f.stack.datasets.values) > 0 {
+		cat, dss, err := f.consoleDatasets(ctx)
+		if err != nil {
+			return err
+		}
+		defer cat.Close()
+		cfg.Golds = &console.DatasetGolds{Catalog: cat, Datasets: dss}
+	}
+	c, err := console.New(cfg)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	fmt.Fprintf(stdout, "sqlgym %s console on http://%s%s/\n", version, ln.Addr(), console.Prefix)
+	return serveConsole(ctx, ln, bounded(c, f.maxConns))
+}
+
+// consoleDatasets loads --dataset and the engines that run their golds.
+func (f *consoleFlags) consoleDatasets(ctx context.Context) (*env.Catalog, []*env.Dataset, error) {
+	if err := f.stack.engine.parse(); err != nil {
+		return nil, nil, err
+	}
+	dss, err := f.stack.loadDatasets(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	cat, _, _ := f.stack.engines(nil)
+	return cat, dss, nil
+}
+
+// serveConsole serves h on ln until ctx ends.
+func serveConsole(ctx context.Context, ln net.Listener, h http.Handler) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: transport.DefaultHeaderTimeout, IdleTimeout: transport.DefaultIdleConnTimeout}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	srv.Shutdown(sctx)
+	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// bounded serves at most n requests at once; more get 503.
+func bounded(h http.Handler, n int) http.Handler {
+	room := make(chan struct{}, n)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case room <- struct{}{}:
+			defer func() { <-room }()
+			h.ServeHTTP(w, r)
+		default:
+			http.Error(w, fmt.Sprintf("busy: %d requests are being served, the console's --max-connections", n), http.StatusServiceUnavailable)
+		}
+	})
+}

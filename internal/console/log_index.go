@@ -1,0 +1,232 @@
+package console
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/schemas"
+)
+
+// DefaultIndexEpisodes bounds the episodes a LogIndex keeps: past it the
+// oldest leave the index, and list pages that reach past what it keeps
+// read the store instead.
+const DefaultIndexEpisodes = 2_000_000
+
+// LogIndex is the list's index of a store with no indexes of its own
+// (the file log): one compact entry per ended episode, newest last,
+// built by one read of the store (Build) and kept current by the
+// episodes that end afterwards (through Live's tap). Strings repeated
+// across episodes (tasks, outcomes, tags) are kept once.
+type LogIndex struct {
+	ReaderStore
+	max int
+
+	mu      sync.RWMutex
+	ready   bool
+	dropped int // entries that left the index (the oldest)
+	entries []entry
+	ids     map[string]int // id -> position in entries, shifted by dropped
+	tasks   map[string]*schemas.TaskView
+	strs    map[string]string
+}
+
+// entry is one episode in the index.
+type entry struct {
+	id      string
+	task    *schemas.TaskView
+	outcome string
+	tags    []string // "key=text", interned, sorted
+	reward  float64
+	started int64 // Unix nanoseconds
+	turns   int32
+}
+
+// NewLogIndex indexes r, keeping at most max episodes (0: DefaultIndexEpisodes).
+func NewLogIndex(r trajlog.Reader, max int) *LogIndex {
+	if max <= 0 {
+		max = DefaultIndexEpisodes
+	}
+	return &LogIndex{ReaderStore: ReaderStore{R: r}, max: max, ids: map[string]int{},
+		tasks: map[string]*schemas.TaskView{}, strs: map[string]string{}}
+}
+
+// Build reads the store once into the index. Until it returns, list
+// pages read the store.
+func (x *LogIndex) Build(ctx context.Context) error {
+	err := x.R.Episodes(ctx, trajlog.Filter{}, func(r *trajlog.Record) error {
+		x.add(&r.Trajectory)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("indexing the trajectory log: %w", err)
+	}
+	x.mu.Lock()
+	x.ready = true
+	x.mu.Unlock()
+	return nil
+}
+
+// Ended adds an episode that has just ended (Live's tap calls it).
+func (x *LogIndex) Ended(t *schemas.Trajectory) { x.add(t) }
+
+func (x *LogIndex) add(t *schemas.Trajectory) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if _, ok := x.ids[t.EpisodeID]; ok {
+		return
+	}
+	task := x.tasks[t.Task.Dataset+"\x00"+t.Task.TaskID]
+	if task == nil || *task != t.Task {
+		v := t.Task
+		task = &v
+		x.tasks[t.Task.Dataset+"\x00"+t.Task.TaskID] = task
+	}
+	tags := tagList(t.Tags)
+	for i, s := range tags {
+		tags[i] = x.intern(s)
+	}
+	x.ids[t.EpisodeID] = x.dropped + len(x.entries)
+	x.entries = append(x.entries, entry{id: t.EpisodeID, task: task, outcome: x.intern(t.Outcome), tags: tags,
+		reward: t.TotalReward, started: t.StartedAt.UnixNano(), turns: int32(len(t.Steps))})
+	if len(x.entries) > x.max {
+		drop := max(1, len(x.entries)/8) // an eighth at once: the copy is paid rarely
+		for _, e := range x.entries[:drop] {
+			delete(x.ids, e.id)
+		}
+		x.entries = append(x.entries[:0:0], x.entries[drop:]...)
+		x.dropped += drop
+	}
+}
+
+func (x *LogIndex) intern(s string) string {
+	if v, ok := x.strs[s]; ok {
+		return v
+	}
+	if len(x.strs) < 1<<20 { // a bound on the interned strings themselves
+		x.strs[s] = s
+	}
+	return s
+}
+
+// List reads a page from the index; a text search, or a page before the
+// index is built or past what it keeps, reads the store.
+func (x *LogIndex) List(ctx context.Context, q Query) (*Page, error) {
+	x.mu.RLock()
+	if !x.ready || q.Text != "" || q.Incomplete {
+		x.mu.RUnlock()
+		return x.ReaderStore.List(ctx, q)
+	}
+	page, complete := x.page(q)
+	x.mu.RUnlock()
+	if !complete {
+		return x.ReaderStore.List(ctx, q)
+	}
+	return page, nil
+}
+
+// page walks the index newest first; complete is false when the page
+// reaches past the oldest episode the index kept.
+func (x *LogIndex) page(q Query) (*Page, bool) {
+	p := &Page{}
+	countUpTo := q.Offset + 21*q.Limit + 1
+	m := matcher{q: &q}
+	for i := len(x.entries) - 1; i >= 0 && p.Total < countUpTo; i-- {
+		e := &x.entries[i]
+		if !m.match(e) {
+			continue
+		}
+		if p.Total >= q.Offset && len(p.Episodes) < q.Limit {
+			p.Episodes = append(p.Episodes, e.summary())
+		}
+		p.Total++
+	}
+	p.AtLeast = p.Total == countUpTo || x.dropped > 0
+	return p, len(p.Episodes) == q.Limit || x.dropped == 0
+}
+
+func (e *entry) summary() Summary {
+	return Summary{ID: e.id, Task: *e.task, Outcome: e.outcome, TotalReward: e.reward,
+		StartedAt: time.Unix(0, e.started).UTC(), Turns: int(e.turns), Tags: e.tags, Complete: true}
+}
+
+// matcher applies a query to index entries.
+type matcher struct {
+	q    *Query
+	tags []string // the wanted "key=text"
+}
+
+func (m *matcher) match(e *entry) bool {
+	q := m.q
+	switch {
+	case q.Dataset != "" && e.task.Dataset != q.Dataset,
+		q.TaskID != "" && e.task.TaskID != q.TaskID,
+		q.DBID != "" && e.task.DBID != q.DBID,
+		q.Outcome != "" && e.outcome != q.Outcome,
+		q.Failed && (e.outcome == "" || e.outcome == schemas.OutcomeCorrect),
+		q.MinReward != nil && e.reward < *q.MinReward,
+		q.MaxReward != nil && e.reward > *q.MaxReward,
+		!q.Since.IsZero() && e.started < q.Since.UnixNano(),
+		!q.Until.IsZero() && e.started >= q.Until.UnixNano():
+		return false
+	}
+	if m.tags == nil && len(q.Tags) > 0 {
+		for k, v := range q.Tags {
+			m.tags = append(m.tags, k+"="+v)
+		}
+	}
+	for _, want := range m.tags {
+		if !hasTag(e.tags, want) {
+			return false
+		}
+	}
+	for _, x := range q.ExcludeTags {
+		if hasTag(e.tags, x.Key+"="+x.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasTag(tags []string, want string) bool {
+	for _, t := range tags {
+		if t == want {
+			return true
+		}
+	}
+	return false
+}
+
+// Episode reads one episode: through the index, only the log's segments
+// whose time range holds its start.
+func (x *LogIndex) Episode(ctx context.Context, id string) (*trajlog.Record, error) {
+	x.mu.RLock()
+	pos, ok := x.ids[id]
+	var e entry
+	if ok {
+		e = x.entries[pos-x.dropped]
+	}
+	x.mu.RUnlock()
+	if !ok {
+		return x.ReaderStore.Episode(ctx, id)
+	}
+	at := time.Unix(0, e.started) // a millisecond either side: what the log stores may be rounded
+	f := trajlog.Filter{Dataset: e.task.Dataset, Since: at.Add(-time.Millisecond), Until: at.Add(time.Millisecond)}
+	var found *trajlog.Record
+	err := x.R.Episodes(ctx, f, func(r *trajlog.Record) error {
+		if r.EpisodeID == id {
+			found = r
+			return errStop
+		}
+		return nil
+	})
+	if err != nil && err != errStop {
+		return nil, fmt.Errorf("reading the episode: %w", err)
+	}
+	if found == nil {
+		return nil, ErrNotFound
+	}
+	return found, nil
+}
