@@ -183,12 +183,16 @@ func TestTerminalEpisode(t *testing.T) {
 			t.Errorf("submit lacks %q:\n%s", w, got)
 		}
 	}
-	if strings.Contains(got, "\x1b[3") {
+	if sgrColour.MatchString(got) {
 		t.Errorf("NO_COLOR is set, yet the output is coloured:\n%q", got)
 	}
 	p.send(".quit" + enter)
 	p.exit()
 }
+
+// sgrColour matches an escape that sets a foreground colour (SGR 30-37,
+// 90-97, 38;...): not the line editor's cursor moves, such as \x1b[36G.
+var sgrColour = regexp.MustCompile(`\x1b\[(?:[0-9]+;)*(?:3[0-8]|9[0-7])(?:;[0-9]+)*m`)
 
 // TestTerminalFailingQuery checks that an engine error is shown with its
 // message, in red unless NO_COLOR is set.
@@ -355,4 +359,14 @@ func TestTerminalInterrupt(t *testing.T) {
 		t.Errorf("Ctrl-D did not close the episode:\n%q", got)
 	}
 	p.exit()
+}
+
+// TestSGRColourPattern pins what counts as colour in the terminal tests.
+func TestSGRColourPattern(t *testing.T) {
+	for s, want := range map[string]bool{"\x1b[31merror": true, "\x1b[1;36mx": true, "\x1b[38;5;9m": true,
+		"\x1b[36G": false, "\x1b[1G\x1b[0K": false, "\x1b[0m": false, "\x1b[1m": false} {
+		if got := sgrColour.MatchString(s); got != want {
+			t.Errorf("%q: coloured = %v, want %v", s, got, want)
+		}
+	}
 }
