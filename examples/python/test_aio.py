@@ -43,10 +43,16 @@ class Relay:
         return f"ws://127.0.0.1:{port}{self._path}"
 
     async def _serve(self, creader: asyncio.StreamReader, cwriter: asyncio.StreamWriter) -> None:
+        # A connection the relay is stopped or cut under ends here quietly:
+        # asyncio would print the handler's CancelledError or OSError as a
+        # traceback, which is no failure of the client under test.
         self.connections += 1
-        sreader, swriter = await asyncio.open_connection(self._host, self._port)
-        self._writers |= {cwriter, swriter}
-        await asyncio.gather(self._pipe(creader, swriter, False), self._pipe(sreader, cwriter, True))
+        try:
+            sreader, swriter = await asyncio.open_connection(self._host, self._port)
+            self._writers |= {cwriter, swriter}
+            await asyncio.gather(self._pipe(creader, swriter, False), self._pipe(sreader, cwriter, True))
+        except (OSError, asyncio.CancelledError):
+            cwriter.transport.abort()
 
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, from_server: bool) -> None:
         try:
