@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/sqlgym/sqlgym/env/sandbox"
 )
 
 // Source is where the database of one task is: the database db on the
@@ -22,13 +23,9 @@ type source struct {
 // parseSource reads "mysql://[user[:password]@]host[:port][/]#DATABASE".
 // The database is everything after the last '#'.
 func parseSource(s string) (source, error) {
-	i := strings.LastIndexByte(s, '#')
-	if i < 0 {
-		return source{}, errors.New("want mysql://URL#DATABASE: no database after '#'")
-	}
-	raw, db := s[:i], s[i+1:]
-	if db == "" {
-		return source{}, errors.New("want mysql://URL#DATABASE: empty database")
+	raw, db, err := sandbox.SplitSource(s, "mysql://URL#DATABASE", "database")
+	if err != nil {
+		return source{}, err
 	}
 	u, err := ParseURL(raw)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/sqlgym/sqlgym/env/sandbox"
 )
 
 // Source is where the database of one task is: the schema schema on the
@@ -20,13 +22,9 @@ type source struct {
 // parseSource reads "postgres://...#SCHEMA". The schema is everything
 // after the last '#' (a URL keeps a '#' of its own escaped as %23).
 func parseSource(s string) (source, error) {
-	i := strings.LastIndexByte(s, '#')
-	if i < 0 {
-		return source{}, errors.New("want postgres://URL#SCHEMA: no schema after '#'")
-	}
-	raw, schema := s[:i], s[i+1:]
-	if schema == "" {
-		return source{}, errors.New("want postgres://URL#SCHEMA: empty schema")
+	raw, schema, err := sandbox.SplitSource(s, "postgres://URL#SCHEMA", "schema")
+	if err != nil {
+		return source{}, err
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
