@@ -63,51 +63,16 @@ func TestServeRunsAnEpisodeOnMySQL(t *testing.T) {
 	args := []string{"--dataset", "my=jsonl:" + dir, "--engine", "my=" + url, "--data-dir", t.TempDir(),
 		"--tools", "inspect_schema,execute_sql,describe_column,search_values,submit", "--max-turns", "12"}
 	serveAndDrive(t, args, func(c *client.Client) {
-		ctx := context.Background()
-		info, err := c.Info(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(info.Datasets) != 1 || info.Datasets[0].Dialect != "mysql" {
-			t.Fatalf("datasets = %+v, want one of dialect mysql", info.Datasets)
-		}
-		r, err := c.Reset(ctx, schemas.ResetParams{TaskID: "my/1"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Task.Dialect != "mysql" || !strings.Contains(r.Messages[0].Content, "MySQL SQL") {
-			t.Errorf("task dialect %q, prompt %q; want mysql and a prompt naming MySQL", r.Task.Dialect, r.Messages[0].Content)
-		}
-		sql := func(q string) map[string]any { return map[string]any{"sql": q} }
-		steps := []struct {
-			action schemas.Action
-			want   string
-		}{
+		playOnEngine(t, c, "mysql", "MySQL", "my/1", []stepWant{
 			{client.ToolCall("inspect_schema", map[string]any{}), "singer(singer_id int(11), name varchar(20), age int(11), net_worth decimal(8,2))"},
 			{client.ToolCall("inspect_schema", map[string]any{"table": "singer"}), "Primary key: singer_id"},
 			{client.ToolCall("describe_column", map[string]any{"table": "singer", "column": "name"}), "Column singer.name"},
 			{client.ToolCall("search_values", map[string]any{"query": "Cy"}), "singer.name = 'Cy'"},
-			{client.ToolCall("execute_sql", sql("SELECT `name`, net_worth FROM singer ORDER BY singer_id")), "Ana"},
-			{client.ToolCall("execute_sql", sql("SELEC name FROM singer")), `syntax error at or near "SELEC"`},
-			{client.ToolCall("execute_sql", sql("DELETE FROM singer")), "statement denied"},
-			{client.ToolCall("execute_sql", sql("SELECT LOAD_FILE('/etc/hostname')")), "statement denied"},
-		}
-		for _, s := range steps {
-			res, err := c.Step(ctx, r.EpisodeID, s.action)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(res.Observation.Content, s.want) {
-				t.Errorf("observation %q, want it to contain %q", res.Observation.Content, s.want)
-			}
-		}
-		res, err := c.Step(ctx, r.EpisodeID, client.ToolCall("submit", sql(mysqlTasks[0].pred)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Info.Outcome != "correct" || !res.Terminated {
-			t.Errorf("submit: outcome %q, terminated %v; want correct: %+v", res.Info.Outcome, res.Terminated, res)
-		}
+			{client.ToolCall("execute_sql", sqlArgs("SELECT `name`, net_worth FROM singer ORDER BY singer_id")), "Ana"},
+			{client.ToolCall("execute_sql", sqlArgs("SELEC name FROM singer")), `syntax error at or near "SELEC"`},
+			{client.ToolCall("execute_sql", sqlArgs("DELETE FROM singer")), "statement denied"},
+			{client.ToolCall("execute_sql", sqlArgs("SELECT LOAD_FILE('/etc/hostname')")), "statement denied"},
+		}, mysqlTasks[0].pred)
 	})
 }
 

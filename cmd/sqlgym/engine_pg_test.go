@@ -13,7 +13,6 @@ import (
 	"github.com/sqlgym/sqlgym/env/postgres"
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
-	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // pgDataset creates a database of its own on the test server holding a
@@ -51,48 +50,13 @@ func TestServeRunsAnEpisodeOnPostgres(t *testing.T) {
 	dir, base, _ := pgDataset(t)
 	args := []string{"--dataset", "pg=jsonl:" + dir, "--engine", "pg=" + base, "--data-dir", t.TempDir()}
 	serveAndDrive(t, args, func(c *client.Client) {
-		ctx := context.Background()
-		info, err := c.Info(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(info.Datasets) != 1 || info.Datasets[0].Dialect != "postgres" {
-			t.Fatalf("datasets = %+v, want one of dialect postgres", info.Datasets)
-		}
-		r, err := c.Reset(ctx, schemas.ResetParams{TaskID: "pg/1"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Task.Dialect != "postgres" || !strings.Contains(r.Messages[0].Content, "PostgreSQL SQL") {
-			t.Errorf("task dialect %q, prompt %q; want postgres and a prompt naming PostgreSQL", r.Task.Dialect, r.Messages[0].Content)
-		}
-		sql := func(q string) map[string]any { return map[string]any{"sql": q} }
-		steps := []struct {
-			action schemas.Action
-			want   string
-		}{
+		playOnEngine(t, c, "postgres", "PostgreSQL", "pg/1", []stepWant{
 			{client.ToolCall("inspect_schema", map[string]any{}), "singer(singer_id integer, name text, age integer, net_worth numeric(8,2))"},
 			{client.ToolCall("inspect_schema", map[string]any{"table": "singer"}), "Primary key: singer_id"},
-			{client.ToolCall("execute_sql", sql("SELECT name, net_worth FROM singer ORDER BY singer_id")), "Ana"},
-			{client.ToolCall("execute_sql", sql("SELEC name FROM singer")), `syntax error at or near "SELEC"`},
-			{client.ToolCall("execute_sql", sql("DELETE FROM singer")), "statement denied"},
-		}
-		for _, s := range steps {
-			res, err := c.Step(ctx, r.EpisodeID, s.action)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(res.Observation.Content, s.want) {
-				t.Errorf("observation %q, want it to contain %q", res.Observation.Content, s.want)
-			}
-		}
-		res, err := c.Step(ctx, r.EpisodeID, client.ToolCall("submit", sql("SELECT name FROM singer WHERE age >= 29 ORDER BY age DESC")))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Info.Outcome != "correct" || !res.Terminated {
-			t.Errorf("submit: outcome %q, terminated %v; want correct: %+v", res.Info.Outcome, res.Terminated, res)
-		}
+			{client.ToolCall("execute_sql", sqlArgs("SELECT name, net_worth FROM singer ORDER BY singer_id")), "Ana"},
+			{client.ToolCall("execute_sql", sqlArgs("SELEC name FROM singer")), `syntax error at or near "SELEC"`},
+			{client.ToolCall("execute_sql", sqlArgs("DELETE FROM singer")), "statement denied"},
+		}, "SELECT name FROM singer WHERE age >= 29 ORDER BY age DESC")
 	})
 	verifyPostgresUnchanged(t, base)
 }
