@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/internal/stack"
 	"github.com/sqlgym/sqlgym/schemas"
-	"github.com/sqlgym/sqlgym/tools"
 )
 
 // conformErrors checks error replies, and that the schemas refuse what
@@ -104,10 +104,11 @@ func conformEnvelopes(w *wire) {
 func conformLimits(t *testing.T, v *validator, seen *coverage) {
 	const idle = time.Second
 	clock := newFakeClock()
-	h := newHarness(t, options{cfg: func(c *episodes.Config) {
-		shortTimeouts(c)
+	h := newHarness(t, options{engines: func(e *stack.EngineConfig) {
+		shortTimeouts(e)
 		// Steps long enough that the third is sure to arrive while two are in.
-		c.Runner = tools.NewRunner(tools.Config{QueryTimeout: time.Second})
+		e.Runner.QueryTimeout = time.Second
+	}, cfg: func(c *episodes.Config) {
 		c.MaxEpisodes, c.StepQueue, c.IdleTimeout, c.Now = 1, 1, idle, clock.now
 	}})
 	w := newWire(v, h)

@@ -9,10 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/internal/stack"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
-	"github.com/sqlgym/sqlgym/tools"
 )
 
 // TestWireConformance drives a real server over a real WebSocket through
@@ -23,7 +22,7 @@ import (
 func TestWireConformance(t *testing.T) {
 	v := newValidator(t)
 	seen := &coverage{outcomes: map[string]bool{}, toolCodes: map[string]bool{}}
-	h := newHarness(t, options{cfg: shortTimeouts})
+	h := newHarness(t, options{engines: shortTimeouts})
 	w := newWire(v, h)
 	conformInfo(w, h)
 	for _, p := range plays() {
@@ -55,9 +54,11 @@ func TestWireConformance(t *testing.T) {
 	}
 }
 
-func shortTimeouts(c *episodes.Config) {
-	c.Runner = tools.NewRunner(tools.Config{QueryTimeout: 250 * time.Millisecond})
-	c.Judge = judge.New(judge.Config{PredTimeout: 250 * time.Millisecond, GoldTimeout: 250 * time.Millisecond})
+// shortTimeouts bounds statements, submissions and golds to 250 ms, so
+// that a never-ending gold ends soon in a timeout.
+func shortTimeouts(e *stack.EngineConfig) {
+	e.Runner.QueryTimeout = 250 * time.Millisecond
+	e.Judge = judge.Config{PredTimeout: 250 * time.Millisecond, GoldTimeout: 250 * time.Millisecond}
 }
 
 // coverage is what the test saw happen.

@@ -57,10 +57,11 @@ type harness struct {
 }
 
 type options struct {
-	cfg    func(*episodes.Config)
-	server func(*transport.ServerConfig)
-	limits schemas.Limits // the dispatcher's limits (zero: defaults)
-	run    bool           // run the idle sweeper
+	engines func(*stack.EngineConfig) // changes the runner's and judge's bounds before the stack is built
+	cfg     func(*episodes.Config)
+	server  func(*transport.ServerConfig)
+	limits  schemas.Limits // the dispatcher's limits (zero: defaults)
+	run     bool           // run the idle sweeper
 }
 
 func newHarness(t testing.TB, o options) *harness {
@@ -88,8 +89,12 @@ func startHarness(t testing.TB, o options, dir string, dss ...*env.Dataset) *har
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := stack.New(stack.EngineConfig{Runner: tools.Config{QueryTimeout: time.Second},
-		Judge: judge.Config{PredTimeout: 2 * time.Second, GoldTimeout: 2 * time.Second}}, rec, dss...)
+	ec := stack.EngineConfig{Runner: tools.Config{QueryTimeout: time.Second},
+		Judge: judge.Config{PredTimeout: 2 * time.Second, GoldTimeout: 2 * time.Second}}
+	if o.engines != nil {
+		o.engines(&ec)
+	}
+	st := stack.New(ec, rec, dss...)
 	t.Cleanup(func() { st.Close() }) // after the server has stopped
 	cfg := st.Config()
 	cfg.Version = "test"

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/internal/stack"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -26,8 +26,8 @@ const runawaySQL = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM r
 // runaways', and the metrics show the 8 connections in use.
 func TestRunawaysDoNotStallTheirDatabase(t *testing.T) {
 	const group = 8
-	h := newHarness(t, options{cfg: func(c *episodes.Config) {
-		c.Judge = judge.New(judge.Config{PredTimeout: time.Minute, GoldTimeout: time.Minute})
+	h := newHarness(t, options{engines: func(e *stack.EngineConfig) {
+		e.Judge = judge.Config{PredTimeout: time.Minute, GoldTimeout: time.Minute}
 	}})
 	replies := h.startRunaways(t, group)
 	h.waitMetrics(t, func(m map[string]float64) bool {

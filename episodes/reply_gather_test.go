@@ -6,10 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/transport"
+	"github.com/sqlgym/sqlgym/internal/stack"
 	"github.com/sqlgym/sqlgym/schemas"
-	"github.com/sqlgym/sqlgym/tools"
 )
 
 // resetN starts n episodes on rc, one after another.
@@ -79,10 +78,8 @@ func TestRepliesGathered(t *testing.T) {
 // while a slow step on the same socket still runs.
 func TestReplyDelayBound(t *testing.T) {
 	h := newHarness(t, options{
-		server: func(c *transport.ServerConfig) { c.ReplyDelay = 20 * time.Millisecond },
-		cfg: func(c *episodes.Config) {
-			c.Runner = tools.NewRunner(tools.Config{QueryTimeout: 5 * time.Second})
-		},
+		server:  func(c *transport.ServerConfig) { c.ReplyDelay = 20 * time.Millisecond },
+		engines: func(e *stack.EngineConfig) { e.Runner.QueryTimeout = 5 * time.Second },
 	})
 	reg := h.mgr.Metrics().Registry
 	rc := h.raw()

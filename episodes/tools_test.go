@@ -14,6 +14,7 @@ import (
 	"github.com/sqlgym/sqlgym/env/valueindex"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/examples/demo"
+	"github.com/sqlgym/sqlgym/internal/stack"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
 )
@@ -40,9 +41,10 @@ func demoHarness(t *testing.T, datasetTools map[string]tools.Set) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	return startHarness(t, options{cfg: func(c *episodes.Config) {
+	return startHarness(t, options{engines: func(e *stack.EngineConfig) {
+		e.Runner = tools.Config{QueryTimeout: 10 * time.Second, Values: store}
+	}, cfg: func(c *episodes.Config) {
 		c.Tools, c.DatasetTools = tools.AllSet(), datasetTools
-		c.Runner = tools.NewRunner(tools.Config{QueryTimeout: 10 * time.Second, Values: store})
 	}}, dir, ds)
 }
 

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sqlgym/sqlgym/internal/bench"
 	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
@@ -99,25 +98,6 @@ func TestBenchURLGold(t *testing.T) {
 			t.Errorf("bench --url with another dataset under the served name: %v\n%s", err, stdout.String())
 		}
 	})
-}
-
-// withServer serves the stack that serve's args build on a loopback port
-// while use runs.
-func withServer(t *testing.T, args []string, use func(url string)) {
-	t.Helper()
-	s := parseStack(t, args...)
-	log, err := newLogger("console", "error", &strings.Builder{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := serverOpts{maxEpisodes: 256, idleTimeout: time.Minute, frameBytes: 1 << 20, grace: time.Second}
-	err = serveLoopback(context.Background(), s, opts, log, func(url string, _ *serveStack) error {
-		use(url)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestBenchExcludeTag records bench episodes and training episodes in

@@ -4,14 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqlite"
@@ -19,40 +15,6 @@ import (
 	"github.com/sqlgym/sqlgym/examples/demo"
 	"github.com/sqlgym/sqlgym/schemas"
 )
-
-// serveAndDrive runs the real server (as sqlgym serve with args builds
-// it) on a loopback port, lets drive play episodes through a client, and
-// stops the server, which records what it had.
-func serveAndDrive(t *testing.T, args []string, drive func(c *client.Client)) {
-	t.Helper()
-	s := parseStack(t, args...)
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	urls, done := make(chan string, 1), make(chan error, 1)
-	opts := serverOpts{maxEpisodes: 256, idleTimeout: time.Hour, frameBytes: 4 << 20, grace: 5 * time.Second}
-	listen := func() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
-	go func() {
-		done <- runServer(ctx, s, opts, zap.NewNop(), listen, func(_ *serveStack, ln net.Listener) {
-			urls <- "ws://" + ln.Addr().String() + "/v1/ws"
-		})
-	}()
-	var url string
-	select {
-	case err := <-done:
-		t.Fatalf("server did not start: %v", err)
-	case url = <-urls:
-	}
-	c, err := client.Dial(ctx, url, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	drive(c)
-	c.Close()
-	stop()
-	if err := <-done; err != nil {
-		t.Fatalf("server: %v", err)
-	}
-}
 
 // demoTasks are the demo's tasks, with their golds.
 func demoTasks(t *testing.T) []env.Task {

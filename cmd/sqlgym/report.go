@@ -14,7 +14,6 @@ import (
 	"github.com/sqlgym/sqlgym/internal/console"
 	"github.com/sqlgym/sqlgym/internal/rollout"
 	"github.com/sqlgym/sqlgym/internal/rollout/report"
-	"github.com/sqlgym/sqlgym/reward/judge"
 )
 
 // ReportFile is the machine-readable report in a rollout's --out folder.
@@ -243,8 +242,7 @@ func (rs *rolloutSetup) report(ctx context.Context, f *rolloutFlags, stdout io.W
 	if err != nil {
 		return err
 	}
-	jdg := judge.New(judge.Config{PredTimeout: f.stack.submitTimeout, GoldTimeout: f.stack.goldTimeout})
-	tr := &tableReader{catalog: rs.catalog, datasets: rs.datasets, judge: jdg}
+	tr := &tableReader{catalog: rs.catalog, datasets: rs.datasets, judge: rs.judge}
 	o := report.Options{Voter: &rollout.Voter{Catalog: rs.catalog, Datasets: rs.datasets}, Tables: tr, Golds: tr, Usage: usage}
 	flt := trajlog.Filter{Tags: map[string]string{rollout.TagRun: f.run}}
 	if err := writeReports(ctx, rs.reader, flt, o, "", f.out, stdout); err != nil {

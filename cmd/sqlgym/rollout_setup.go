@@ -14,6 +14,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/internal/rollout"
+	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/tools"
 )
 
@@ -24,6 +25,7 @@ type rolloutSetup struct {
 	datasets []*env.Dataset
 	catalog  *env.Catalog
 	runner   *tools.Runner
+	judge    *judge.Judge // the stack's: the report judges golds with the same timeouts and cache
 	env      rollout.Env
 	reader   trajlog.Reader
 	closers  []io.Closer
@@ -57,7 +59,7 @@ func (rs *rolloutSetup) inProcess(ctx context.Context, s *stackFlags, log *zap.L
 	if err != nil {
 		return err
 	}
-	rs.datasets, rs.catalog, rs.runner = st.Datasets, st.Catalog, st.Runner
+	rs.datasets, rs.catalog, rs.runner, rs.judge = st.Datasets, st.Catalog, st.Runner, st.Judge
 	rs.closers = append(rs.closers, st.Recorder, st.Catalog)
 	rd, ok := st.Recorder.(trajlog.Reader)
 	if !ok {
@@ -89,7 +91,7 @@ func (rs *rolloutSetup) remote(ctx context.Context, f *rolloutFlags, log *zap.Lo
 	if rs.datasets, err = s.loadDatasets(ctx); err != nil {
 		return err
 	}
-	rs.catalog, rs.runner, _ = s.engines(nil) // no value index: rollout offers the default tools
+	rs.catalog, rs.runner, rs.judge = s.engines(nil) // no value index: rollout offers the default tools
 	rs.closers = append(rs.closers, rs.catalog)
 	rd, closer, err := openTrajectoryReader(ctx, s.trajectories, s.dataDir)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -18,7 +17,6 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/examples/demo"
 	"github.com/sqlgym/sqlgym/internal/rollout"
-	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 )
 
 // TestRolloutOnAServer runs sqlgym rollout with --url on a running
@@ -60,38 +58,6 @@ func TestRolloutOnAServer(t *testing.T) {
 	if err := run(context.Background(), again, &stdout, &stderr); err != nil || !strings.Contains(stderr.String(), "4 done before, 0 to play") {
 		t.Errorf("second rollout --url: %v\n%s", err, &stderr)
 	}
-}
-
-// startServe runs sqlgym serve on a free loopback port until the test
-// ends, and returns its WebSocket URL.
-func startServe(t *testing.T, args ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	out := &signalWriter{ready: make(chan struct{}), want: "attach a REPL"}
-	var stderr binserver.LockedBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--shutdown-grace", "5s"}, args...), out, &stderr)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v\n%s", err, stderr.String())
-		}
-	})
-	select {
-	case <-out.ready:
-	case err := <-done:
-		done <- err
-		t.Fatalf("serve: %v\n%s", err, stderr.String())
-	}
-	out.mu.Lock()
-	defer out.mu.Unlock()
-	url := regexp.MustCompile(`ws://\S+/v1/ws`).FindString(out.buf.String())
-	if url == "" {
-		t.Fatalf("serve printed no ws:// URL:\n%s", out.buf.String())
-	}
-	return url
 }
 
 // checkRolloutTags checks that the store under dataDir holds n episodes

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"net"
 	"slices"
 	"testing"
-	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -15,38 +13,6 @@ import (
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
-
-// serveObserved starts the real server (as sqlgym serve with args builds
-// it) on a loopback port, logging to an observer, and returns its URL and
-// logs; the server stops with the test.
-func serveObserved(t *testing.T, args []string) (string, *observer.ObservedLogs) {
-	t.Helper()
-	s := parseStack(t, args...)
-	core, logs := observer.New(zapcore.InfoLevel)
-	ctx, stop := context.WithCancel(context.Background())
-	urls, done := make(chan string, 1), make(chan error, 1)
-	opts := serverOpts{maxEpisodes: 256, idleTimeout: time.Hour, frameBytes: 4 << 20, grace: 5 * time.Second}
-	listen := func() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
-	go func() {
-		done <- runServer(ctx, s, opts, zap.New(core), listen, func(_ *serveStack, ln net.Listener) {
-			urls <- "ws://" + ln.Addr().String() + "/v1/ws"
-		})
-	}()
-	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("server: %v", err)
-		}
-	})
-	select {
-	case err := <-done:
-		done <- err
-		t.Fatalf("server did not start: %v", err)
-	case url := <-urls:
-		return url, logs
-	}
-	return "", nil
-}
 
 // waitForLog waits, up to waitfor's deadline, for a log entry with
 // message msg.
@@ -121,4 +87,13 @@ func TestServeVerifiesCleanLog(t *testing.T) {
 	if n := logs.FilterLevelExact(zapcore.WarnLevel).Len(); n != 0 {
 		t.Errorf("%d warnings on a clean log: %v", n, logMessages(logs))
 	}
+}
+
+// serveObserved serves the stack that serve's args build on a loopback
+// port until the test ends, logging to an observer, and returns its URL
+// and logs.
+func serveObserved(t *testing.T, args []string) (string, *observer.ObservedLogs) {
+	t.Helper()
+	core, logs := observer.New(zapcore.InfoLevel)
+	return serveBackground(t, args, zap.New(core)), logs
 }

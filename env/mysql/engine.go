@@ -36,7 +36,6 @@ type server struct {
 	slots  chan struct{} // one per connection in use, at most MaxConns
 	refs   int           // databases open on it; guarded by Engine.mu
 	detect sync.Once
-	err    error
 }
 
 var (

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 func TestLimits(t *testing.T) {
@@ -92,11 +93,36 @@ func TestZeroTimeoutMeansDefault(t *testing.T) {
 	}
 }
 
+// TestCallerCancellationIsNotATimeout cancels a statement once it runs
+// (its connection in use): the caller's cancel is not the engine's timeout.
 func TestCallerCancellationIsNotATimeout(t *testing.T) {
-	d, _ := openFixture(t)
+	e := New(Config{})
+	d, err := e.Open(context.Background(), fixture(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(100*time.Millisecond, cancel)
-	_, err := d.Query(ctx, "SELECT count(*) FROM big AS a, big AS b, big AS c", env.Limits{Timeout: time.Minute})
+	returned, canceled := make(chan struct{}), make(chan bool, 1)
+	go func() {
+		running := false
+		waitfor.Within(waitfor.Timeout, func() bool {
+			select {
+			case <-returned: // the statement ended before it was seen running
+				return true
+			default:
+				running = e.PoolStats().InUse > 0
+				return running
+			}
+		})
+		cancel()
+		canceled <- running
+	}()
+	_, err = d.Query(ctx, "SELECT count(*) FROM big AS a, big AS b, big AS c", env.Limits{Timeout: time.Minute})
+	close(returned)
+	if !<-canceled {
+		t.Fatalf("the statement ended (%v) before it was seen running", err)
+	}
 	var qe *env.QueryError
 	if !errors.Is(err, context.Canceled) || errors.As(err, &qe) {
 		t.Fatalf("err = %v (%T), want context.Canceled and no *env.QueryError", err, err)

@@ -5,7 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -219,16 +220,17 @@ func (j *Job) runCalls(ctx context.Context, budget *replyBudget) [][]byte {
 		replies[0] = j.d.run(ctx, &j.calls[0], budget)
 		return replies
 	}
-	var wg sync.WaitGroup
-	running := make(chan struct{}, batchParallel)
+	var g errgroup.Group
+	g.SetLimit(batchParallel)
 	for i := range j.calls {
-		running <- struct{}{} // in order, so a step never waits for one of its episode's that has not started
-		wg.Go(func() {
-			defer func() { <-running }()
+		// Go waits for a free slot, so calls start in order: a step never
+		// waits for one of its episode's that has not started.
+		g.Go(func() error {
 			replies[i] = j.d.run(ctx, &j.calls[i], budget)
+			return nil
 		})
 	}
-	wg.Wait()
+	g.Wait()
 	return replies
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -82,22 +83,11 @@ func (s *Server) startEpisode(ctx context.Context, req *mcp.CallToolRequest) (*m
 // originTags are a start_episode's tags with origin set to mcp: every
 // episode records the surface it came through.
 func originTags(raw json.RawMessage) (json.RawMessage, error) {
-	tags := map[string]json.RawMessage{}
-	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &tags); err != nil || tags == nil {
-			return nil, fmt.Errorf("%s: tags must be a JSON object, got %s", ToolStartEpisode, abbreviate(raw))
-		}
+	tags, err := episodes.AddTags(raw, map[string]string{episodes.OriginTag: "mcp"})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ToolStartEpisode, err)
 	}
-	tags["origin"] = json.RawMessage(`"mcp"`)
-	return json.Marshal(tags)
-}
-
-// abbreviate cuts a long value for an error message.
-func abbreviate(raw []byte) string {
-	if len(raw) > 80 {
-		return string(raw[:80]) + "..."
-	}
-	return string(raw)
+	return tags, nil
 }
 
 // startText is what an agent reads of a new episode: the task, its

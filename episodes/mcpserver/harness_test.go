@@ -16,6 +16,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/mcpserver"
 	"github.com/sqlgym/sqlgym/episodes/transport"
+	"github.com/sqlgym/sqlgym/internal/stack"
 	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
@@ -48,15 +49,15 @@ func start(t testing.TB, o options) *harness {
 	var handler atomic.Pointer[http.Handler] // the MCP server needs the Manager, which the demo server makes
 	late := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*handler.Load()).ServeHTTP(w, r) })
 	d := testserver.StartDemo(t, testserver.DemoOptions{
-		Config: func(c *episodes.Config, dir string) {
+		Engines: func(ec *stack.EngineConfig, dir string) {
 			store, err := valueindex.New(valueindex.Config{Dir: filepath.Join(dir, "value-index")})
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Cleanup(func() { store.Close() })
-			c.Tools = tools.AllSet()
-			c.Runner = tools.NewRunner(tools.Config{RowLimit: 50, ObservationBytes: 8192, QueryTimeout: 10 * time.Second, Values: store})
+			t.Cleanup(func() { store.Close() }) // after the stack has closed
+			ec.Runner.QueryTimeout, ec.Runner.Values = 10*time.Second, store
 		},
+		Config: func(c *episodes.Config, _ string) { c.Tools = tools.AllSet() },
 		Options: testserver.Options{Server: func(c *transport.ServerConfig) {
 			c.Token, c.AllowedHosts = o.token, o.allowedHosts
 			c.Mounts = append(c.Mounts, transport.Mount{Prefix: "/mcp", Handler: late})

@@ -81,7 +81,8 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, api: episodeAPI{cfg.Manager}, metrics: newMetrics(cfg.Registry)}
 	s.sessions.init(cfg.MaxSessions)
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "sqlgym", Version: cfg.Version},
-		&mcp.ServerOptions{Instructions: instructions, HasTools: true})
+		&mcp.ServerOptions{Instructions: instructions,
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}})
 	s.addTools()
 	return s
 }

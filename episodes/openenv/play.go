@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -14,7 +15,7 @@ import (
 // can keep or leave out what came through it: export --exclude-tag
 // origin=openenv.
 const (
-	OriginTag    = "origin"
+	OriginTag    = episodes.OriginTag
 	OriginValue  = "openenv"
 	episodeIDTag = "openenv_episode_id"
 )
@@ -61,18 +62,11 @@ func (h *Handler) start(ctx context.Context, data json.RawMessage) (*episode, Re
 // tagged adds origin=openenv (and OpenEnv's episode_id, when sent) to a
 // reset's tags, which must be a JSON object.
 func tagged(raw json.RawMessage, openenvID string) (json.RawMessage, error) {
-	tags := map[string]json.RawMessage{}
-	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &tags); err != nil {
-			return nil, invalid("tags must be a JSON object: " + err.Error())
-		}
-	}
-	tags[OriginTag] = json.RawMessage(`"` + OriginValue + `"`)
+	add := map[string]string{OriginTag: OriginValue}
 	if openenvID != "" {
-		b, _ := json.Marshal(openenvID)
-		tags[episodeIDTag] = b
+		add[episodeIDTag] = openenvID
 	}
-	return json.Marshal(tags)
+	return episodes.AddTags(raw, add)
 }
 
 // act runs a step's action on ep (nil: no episode yet, which only

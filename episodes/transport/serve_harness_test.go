@@ -20,6 +20,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/jsonrpc"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/episodes/transport"
+	"github.com/sqlgym/sqlgym/internal/stack"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -57,14 +58,12 @@ func serve(t *testing.T, cfg transport.ServerConfig) *served {
 	if err != nil {
 		t.Fatal(err)
 	}
-	catalog := env.NewCatalog(sqlite.New(sqlite.Config{}))
-	t.Cleanup(func() { rec.Close(); catalog.Close() }) // after the server has stopped
-	mgr, err := episodes.New(episodes.Config{
-		Datasets: []*env.Dataset{ds}, Catalog: catalog, Recorder: rec, Version: "test",
-		Runner: tools.NewRunner(tools.Config{QueryTimeout: time.Second}),
-		Judge:  judge.New(judge.Config{PredTimeout: time.Second, GoldTimeout: time.Second}),
-		Reward: schemas.DefaultRewardSpec(),
-	})
+	st := stack.New(stack.EngineConfig{Runner: tools.Config{QueryTimeout: time.Second},
+		Judge: judge.Config{PredTimeout: time.Second, GoldTimeout: time.Second}}, rec, ds)
+	t.Cleanup(func() { st.Close() }) // after the server has stopped
+	mc := st.Config()
+	mc.Version = "test"
+	mgr, err := episodes.New(mc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
@@ -41,15 +42,24 @@ func TestWorkersRunJobsOnWaitingWorkers(t *testing.T) {
 	w.stop() // a second stop is harmless
 }
 
+// TestIdleWorkersExit runs on synctest's clock, which moves only when
+// every goroutine of the test waits: a worker waits for more work through
+// its idle time (workerIdle, as the server has it), then exits on its own,
+// before any stop.
 func TestIdleWorkersExit(t *testing.T) {
-	w := newWorkers(time.Millisecond)
-	done := make(chan struct{})
-	w.Go(func() { close(done) })
-	<-done
-	exited := make(chan struct{})
-	go func() { w.wg.Wait(); close(exited) }()
-	<-exited // the worker left on its own, before any stop
-	if n := w.waiting.Load(); n != 0 {
-		t.Fatalf("%d workers waiting after the idle time", n)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		w := newWorkers(workerIdle)
+		start := time.Now()
+		done := make(chan struct{})
+		w.Go(func() { close(done) })
+		<-done
+		synctest.Wait() // the worker waits for work, and the clock has not moved
+		if n := w.waiting.Load(); n != 1 || time.Since(start) != 0 {
+			t.Fatalf("%d workers waiting %v after the job, want 1 at once", n, time.Since(start))
+		}
+		w.wg.Wait() // the clock moves to the worker's idle timer
+		if n := w.waiting.Load(); n != 0 || time.Since(start) != workerIdle {
+			t.Fatalf("%d workers waiting; the worker left after %v, want none after %v", n, time.Since(start), workerIdle)
+		}
+	})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -123,7 +124,6 @@ func TestRunCapacity(t *testing.T) {
 // ends by itself, counting the episodes cut short as failed.
 func TestRunServerGone(t *testing.T) {
 	srv := startServer(t, serverOptions{})
-	time.AfterFunc(500*time.Millisecond, srv.Stop)
 	done := make(chan struct{})
 	var rep *Report
 	var err error
@@ -131,6 +131,15 @@ func TestRunServerGone(t *testing.T) {
 		defer close(done)
 		rep, err = Run(context.Background(), Config{URL: srv.URL, Sockets: 2, EpisodesPerSocket: 8, Duration: time.Minute})
 	}()
+	waitfor.Until(t, "the run to have ended episodes and to have others live", func() bool {
+		st := srv.Manager.Info(schemas.Limits{}).Stats
+		var ended int64
+		for _, n := range st.Ended {
+			ended += n
+		}
+		return ended > 0 && st.LiveEpisodes > 0
+	})
+	srv.Stop()
 	select {
 	case <-done:
 	case <-time.After(30 * time.Second):

@@ -4,10 +4,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sqlgym/sqlgym/env/valueindex"
 	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 	"github.com/sqlgym/sqlgym/tools"
 )
 
@@ -15,14 +16,16 @@ import (
 // reading a real value index.
 func startToolsServer(t *testing.T) *testServer {
 	t.Helper()
-	return startServerWith(t, 0, func(cfg *episodes.Config, dir string) {
-		store, err := valueindex.New(valueindex.Config{Dir: filepath.Join(dir, "value-index")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { store.Close() })
-		cfg.Tools = tools.AllSet()
-		cfg.Runner = tools.NewRunner(tools.Config{QueryTimeout: 5 * time.Second, Values: store})
+	return startDemo(t, testserver.DemoOptions{
+		Engines: func(ec *stack.EngineConfig, dir string) {
+			store, err := valueindex.New(valueindex.Config{Dir: filepath.Join(dir, "value-index")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { store.Close() }) // after the stack has closed
+			ec.Runner.Values = store
+		},
+		Config: func(cfg *episodes.Config, _ string) { cfg.Tools = tools.AllSet() },
 	})
 }
 

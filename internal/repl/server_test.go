@@ -47,12 +47,21 @@ func startServerPaying(t *testing.T, rowLimit int, spec schemas.RewardSpec) *tes
 // changed by change (nil: as it is).
 func startServerWith(t *testing.T, rowLimit int, change func(cfg *episodes.Config, dir string)) *testServer {
 	t.Helper()
-	d := testserver.StartDemo(t, testserver.DemoOptions{RowLimit: rowLimit, Config: func(cfg *episodes.Config, dir string) {
+	return startDemo(t, testserver.DemoOptions{RowLimit: rowLimit, Config: change})
+}
+
+// startDemo serves the demo as o shapes it, with the turns of sqlgym
+// repl's in-process server (8) unless o.Config changes them.
+func startDemo(t *testing.T, o testserver.DemoOptions) *testServer {
+	t.Helper()
+	change := o.Config
+	o.Config = func(cfg *episodes.Config, dir string) {
 		cfg.MaxTurns = 8
 		if change != nil {
 			change(cfg, dir)
 		}
-	}})
+	}
+	d := testserver.StartDemo(t, o)
 	return &testServer{url: d.URL, stop: d.Stop}
 }
 

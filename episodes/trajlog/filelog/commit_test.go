@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
@@ -66,19 +67,25 @@ func TestConcurrentWritersShareFsyncs(t *testing.T) {
 	}
 }
 
+// TestEndHonoursContext runs on synctest's clock: the context's deadline
+// passes while End waits for an hour-long commit, without the test
+// waiting for it.
 func TestEndHonoursContext(t *testing.T) {
-	l := mustOpen(t, t.TempDir(), Options{CommitDelay: time.Hour})
-	defer l.Close()
-	beginOther(t, l) // so that the commit waits its hour
-	tr := episode(1)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel()
-	if err := l.Begin(ctx, tr); err != nil {
-		t.Fatal(err)
-	}
-	if err := l.End(ctx, tr); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("End waiting on an hour-long commit = %v, want the context's deadline", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		l := mustOpen(t, t.TempDir(), Options{CommitDelay: time.Hour})
+		defer l.Close()
+		beginOther(t, l) // so that the commit waits its hour
+		tr := episode(1)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		defer cancel()
+		if err := l.Begin(ctx, tr); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if err := l.End(ctx, tr); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) >= time.Hour {
+			t.Errorf("End waiting on an hour-long commit = %v after %v, want the context's deadline first", err, time.Since(start))
+		}
+	})
 }
 
 func TestCloseReleasesWaiters(t *testing.T) {

@@ -18,9 +18,12 @@ import (
 // DemoOptions shape a server started by StartDemo.
 type DemoOptions struct {
 	Dataset  *env.Dataset // served instead of the embedded demo (nil: the demo)
-	RowLimit int          // the runner's row limit (0: 50)
+	RowLimit int          // the runner's row limit (0: tools.DefaultRowLimit)
 	Durable  bool         // fsync the trajectory log, as sqlgym serve does
 	LogDir   string       // the trajectory log's folder ("": one in the test's temporary folder)
+	// Engines changes the engines' config (the runner's and the judge's
+	// bounds, the value index) before the stack is built; dir as for Config.
+	Engines func(ec *stack.EngineConfig, dir string)
 	// Config changes the Manager's config before it starts; dir is the
 	// test's temporary folder, which holds the demo and the log.
 	Config  func(cfg *episodes.Config, dir string)
@@ -43,9 +46,9 @@ type Demo struct {
 func StartDemo(tb testing.TB, o DemoOptions) *Demo {
 	tb.Helper()
 	if o.RowLimit == 0 {
-		o.RowLimit = 50
+		o.RowLimit = tools.DefaultRowLimit
 	}
-	const obsBytes, queryTimeout, goldTimeout = 8192, 5 * time.Second, 30 * time.Second
+	const obsBytes, queryTimeout, goldTimeout = tools.DefaultObservationBytes, 5 * time.Second, 30 * time.Second
 	dir := tb.TempDir()
 	ds := o.Dataset
 	if ds == nil {
@@ -62,10 +65,14 @@ func StartDemo(tb testing.TB, o DemoOptions) *Demo {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	st := stack.New(stack.EngineConfig{
+	ec := stack.EngineConfig{
 		Runner: tools.Config{RowLimit: o.RowLimit, ObservationBytes: obsBytes, QueryTimeout: queryTimeout},
 		Judge:  judge.Config{PredTimeout: goldTimeout, GoldTimeout: goldTimeout},
-	}, rec, ds)
+	}
+	if o.Engines != nil {
+		o.Engines(&ec, dir)
+	}
+	st := stack.New(ec, rec, ds)
 	tb.Cleanup(func() { st.Close() }) // after the server has stopped
 	cfg := st.Config()
 	cfg.Version = "test"
@@ -73,8 +80,8 @@ func StartDemo(tb testing.TB, o DemoOptions) *Demo {
 		o.Config(&cfg, dir)
 	}
 	if o.Limits == (schemas.Limits{}) {
-		o.Limits = schemas.Limits{RowLimit: o.RowLimit, ObservationBytes: obsBytes,
-			QueryTimeoutMS: float64(queryTimeout.Milliseconds()), GoldTimeoutMS: float64(goldTimeout.Milliseconds())}
+		o.Limits = schemas.Limits{RowLimit: ec.Runner.RowLimit, ObservationBytes: ec.Runner.ObservationBytes,
+			QueryTimeoutMS: float64(ec.Runner.QueryTimeout.Milliseconds()), GoldTimeoutMS: float64(ec.Judge.GoldTimeout.Milliseconds())}
 	}
 	srv := Start(tb, cfg, o.Options)
 	tb.Cleanup(func() {
