@@ -83,13 +83,56 @@ func (r *rewriter) mysqlOperators() {
 		case r.is(k, "like") && r.tok(k+1).Kind == sqltext.String:
 			r.tok(k + 1).Text += likeCollation
 			r.apply(RuleMySQLLike)
-		case r.tok(k).Text == "/" && r.integer(r.operandBefore(k-1)) && r.integer(r.operandAfter(k+1)):
+		case r.tok(k).Text == "/" && r.integerBefore(k-1) && r.integerAfter(k+1):
 			r.tok(k).Text = "DIV"
 			r.apply(RuleMySQLDiv)
 		case r.tok(k).Text == "|" && r.tok(k+1).Text == "|":
 			k = r.concat(k)
 		}
 	}
+}
+
+// integerBefore reports whether the operand ending at significant token
+// k is an integer: an integer column or literal, or a call integerCall
+// accepts.
+func (r *rewriter) integerBefore(k int) bool {
+	if r.tok(k).Text != ")" {
+		return r.integer(r.operandBefore(k))
+	}
+	depth := 0
+	for open := k; open >= 0; open-- {
+		switch r.tok(open).Text {
+		case ")":
+			depth++
+		case "(":
+			if depth--; depth == 0 {
+				return r.integerCall(open-1, k)
+			}
+		}
+	}
+	return false
+}
+
+// integerAfter is integerBefore of the operand starting at k.
+func (r *rewriter) integerAfter(k int) bool {
+	if r.tok(k).Kind == sqltext.Word && r.tok(k+1).Text == "(" {
+		return r.integerCall(k, r.closing(k+1))
+	}
+	return r.integer(r.operandAfter(k))
+}
+
+// integerCall reports whether the call from its name at fn to its
+// closing parenthesis at end gives an integer: COUNT, or SUM, MIN, MAX
+// or ABS of an integer column (SQLite's SUM of integers is an integer).
+func (r *rewriter) integerCall(fn, end int) bool {
+	if r.is(fn, "count") {
+		return true
+	}
+	if !r.is(fn, "sum") && !r.is(fn, "min") && !r.is(fn, "max") && !r.is(fn, "abs") {
+		return false
+	}
+	o := r.operandAfter(fn + 2)
+	return o.last == end-1 && r.integer(o)
 }
 
 // integer reports whether o is an integer column or literal.

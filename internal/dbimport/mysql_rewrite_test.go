@@ -28,6 +28,8 @@ func TestRewriteMySQL(t *testing.T) {
 			`SELECT CHAR_LENGTH(name), CAST(capacity AS CHAR), CAST(name AS SIGNED) FROM stadium`, []string{RuleMySQLLength, RuleMySQLCast}},
 		{`SELECT capacity / stadium_id, capacity / 2.0 FROM stadium`,
 			`SELECT capacity DIV stadium_id, capacity / 2.0 FROM stadium`, []string{RuleMySQLDiv}},
+		{`SELECT count(*) / sum(capacity), max(capacity) / 2, avg(capacity) / 2 FROM stadium`,
+			`SELECT count(*) DIV sum(capacity), max(capacity) DIV 2, avg(capacity) / 2 FROM stadium`, []string{RuleMySQLDiv}},
 		{`SELECT name || ' ' || stadium_id FROM stadium`, `SELECT CONCAT(name , ' ' , stadium_id) FROM stadium`, []string{RuleMySQLConcat}},
 		{`SELECT count (*) FROM show`, "SELECT count(*) FROM `show`", []string{RuleMySQLCallSpace, RuleMySQLReserved}},
 		{`SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id`,

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sqlgym/sqlgym/env/mysql"
+	"github.com/sqlgym/sqlgym/internal/dbimport"
+	"github.com/sqlgym/sqlgym/internal/testkit/mysqltest"
+)
+
+// importAgreement are the golds (SQLite's) of the dataset imported into
+// MySQL, and a prediction for each, scored on both; differs marks the
+// predictions whose verdicts differ, each by a class docs/engines.md
+// names ("Where MySQL and SQLite disagree"). Both evals use Spider's
+// rule (--match spider), as a jsonl dataset would otherwise take the
+// reward spec's.
+var importAgreement = []struct {
+	gold, pred string
+	differs    bool
+}{
+	{`SELECT count(*) FROM item WHERE name = "pen"`, `SELECT count(*) FROM item WHERE name = 'pen'`, false},
+	{`SELECT name FROM Item ORDER BY price`, `SELECT name FROM item ORDER BY price DESC`, false},
+	{`SELECT name FROM item WHERE qty > 1 ORDER BY id LIMIT 1, 1`, `SELECT name FROM item WHERE qty > 1 ORDER BY id LIMIT 1 OFFSET 1`, false},
+	{`SELECT name FROM item WHERE name LIKE 'P%' ORDER BY id`, `SELECT name FROM item WHERE name LIKE 'P%' ORDER BY id`, true}, // LIKE compares case on the imported text
+	{`SELECT sum(qty) / count(*) FROM item`, `SELECT sum(qty) / count(*) FROM item`, true},                                     // / divides exactly
+	{`SELECT count(*) FROM item`, `SELECT count(*) FROM ITEM`, true},                                                           // table names are case-sensitive
+	{`SELECT name FROM item WHERE id = 1`, `SELECT name FROM item WHERE name = "pen"`, true},                                   // "..." is a name
+}
+
+// A SQLite dataset imported into MySQL (sqlgym import --engine
+// mysql://): the golds rewritten and verified, and eval of the same
+// predictions on the imported dataset and on the SQLite original agrees
+// but for the classes docs/engines.md names.
+func TestImportToMySQLEvalAgreesWithSQLite(t *testing.T) {
+	url := mysqltest.ServerURL(t)
+	db := mysqltest.Name()
+	ds, dir := spiderDataset(t, "shop", map[string]string{db: `CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT, price REAL, qty INT);
+		INSERT INTO item VALUES (1, 'pen', 1.5, 1), (2, 'ink', 3.0, 2), (3, 'pad', 2.0, 4);`})
+	type rec struct {
+		DBID     string `json:"db_id"`
+		Question string `json:"question"`
+		Query    string `json:"query"`
+	}
+	var recs []rec
+	var preds []string
+	for _, c := range importAgreement {
+		recs = append(recs, rec{DBID: db, Question: "q", Query: c.gold})
+		preds = append(preds, c.pred)
+	}
+	data, err := json.Marshal(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeJSON(t, dir, "dev.json", string(data))
+	dropImportedMySQL(t, db)
+	out := t.TempDir()
+	stdout := mustRun(t, "import", "--dataset", ds, "--engine", url, "--out", out)
+	for _, want := range []string{"answer rows only 0", "MySQL gold SQL on 100.0% of the tasks", "jsonl:" + out + " --engine " + filepath.Base(out) + "=" + url} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("import printed no %q:\n%s", want, stdout)
+		}
+	}
+	predFile := writeJSON(t, t.TempDir(), "pred.sql", strings.Join(preds, "\n")+"\n")
+	verdicts := func(args ...string) []any {
+		path := filepath.Join(t.TempDir(), "verdicts.jsonl")
+		mustRun(t, append([]string{"eval", "--match", "spider", "--predictions", predFile, "--out", path}, args...)...)
+		var v []any
+		for _, r := range jsonLines(t, path) {
+			v = append(v, r["outcome"])
+		}
+		return v
+	}
+	onMySQL := verdicts("--dataset", "shop=jsonl:"+out, "--engine", "shop="+url)
+	onSQLite := verdicts("--dataset", ds)
+	if len(onMySQL) != len(importAgreement) || len(onSQLite) != len(importAgreement) {
+		t.Fatalf("verdicts: MySQL %v, SQLite %v; want %d each", onMySQL, onSQLite, len(importAgreement))
+	}
+	for i, c := range importAgreement {
+		if differs := onMySQL[i] != onSQLite[i]; differs != c.differs {
+			t.Errorf("prediction %q: %v on MySQL, %v on SQLite; want them to differ: %v", c.pred, onMySQL[i], onSQLite[i], c.differs)
+		}
+		if !c.differs && onSQLite[i] == nil {
+			t.Errorf("prediction %q: no verdict", c.pred)
+		}
+	}
+}
+
+// dropImportedMySQL drops, when the test ends, the database db an import
+// makes, its entry in the import's list and its account.
+func dropImportedMySQL(t *testing.T, db string) {
+	t.Helper()
+	mysqltest.DropUser(t, mysql.Account(mysql.DefaultAccount, db))
+	admin := mysqltest.Admin(t)
+	t.Cleanup(func() {
+		for _, q := range []string{"DROP DATABASE IF EXISTS " + mysql.QuoteIdent(db),
+			"DELETE FROM " + mysql.QuoteIdent(dbimport.ImportDatabase) + ".imported WHERE db = '" + db + "'"} {
+			if _, err := admin.Exec(q); err != nil {
+				t.Errorf("%s: %v", q, err)
+			}
+		}
+	})
+}
