@@ -1,14 +1,18 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env/mysql"
+	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/internal/dbimport"
 	"github.com/sqlgym/sqlgym/internal/testkit/mysqltest"
+	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // importAgreement are the golds (SQLite's) of the dataset imported into
@@ -31,10 +35,10 @@ var importAgreement = []struct {
 }
 
 // A SQLite dataset imported into MySQL (sqlgym import --engine
-// mysql://): the golds rewritten and verified, and eval of the same
-// predictions on the imported dataset and on the SQLite original agrees
-// but for the classes docs/engines.md names.
-func TestImportToMySQLEvalAgreesWithSQLite(t *testing.T) {
+// mysql://): the golds rewritten and verified, and eval and rescore of
+// the same predictions on the imported dataset and on the SQLite
+// original agree but for the classes docs/engines.md names.
+func TestImportToMySQLScoresAgreeWithSQLite(t *testing.T) {
 	url := mysqltest.ServerURL(t)
 	db := mysqltest.Name()
 	ds, dir := spiderDataset(t, "shop", map[string]string{db: `CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT, price REAL, qty INT);
@@ -78,14 +82,59 @@ func TestImportToMySQLEvalAgreesWithSQLite(t *testing.T) {
 	if len(onMySQL) != len(importAgreement) || len(onSQLite) != len(importAgreement) {
 		t.Fatalf("verdicts: MySQL %v, SQLite %v; want %d each", onMySQL, onSQLite, len(importAgreement))
 	}
+	checkAgreement(t, "eval", onMySQL, onSQLite)
+	checkAgreement(t, "rescore", rescored(t, preds, "--dataset", "shop=jsonl:"+out, "--engine", "shop="+url), rescored(t, preds, "--dataset", ds))
+}
+
+// checkAgreement compares the outcomes of importAgreement's predictions
+// on MySQL and on SQLite: they differ exactly where differs says.
+func checkAgreement(t *testing.T, what string, onMySQL, onSQLite []any) {
+	t.Helper()
+	if len(onMySQL) != len(importAgreement) || len(onSQLite) != len(importAgreement) {
+		t.Fatalf("%s: MySQL %v, SQLite %v; want %d outcomes each", what, onMySQL, onSQLite, len(importAgreement))
+	}
 	for i, c := range importAgreement {
 		if differs := onMySQL[i] != onSQLite[i]; differs != c.differs {
-			t.Errorf("prediction %q: %v on MySQL, %v on SQLite; want them to differ: %v", c.pred, onMySQL[i], onSQLite[i], c.differs)
+			t.Errorf("%s of %q: %v on MySQL, %v on SQLite; want them to differ: %v", what, c.pred, onMySQL[i], onSQLite[i], c.differs)
 		}
-		if !c.differs && onSQLite[i] == nil {
-			t.Errorf("prediction %q: no verdict", c.pred)
+		if onSQLite[i] == nil {
+			t.Errorf("%s of %q: no outcome", what, c.pred)
 		}
 	}
+}
+
+// rescored serves the dataset args name, submits each of preds as an
+// episode of task shop/i, and returns the outcomes rescore gives them
+// under Spider's rule, in task order.
+func rescored(t *testing.T, preds []string, args ...string) []any {
+	t.Helper()
+	data := t.TempDir()
+	served := append(append([]string{}, args...), "--data-dir", data)
+	serveAndDrive(t, served, func(c *client.Client) {
+		ctx := context.Background()
+		for i, pred := range preds {
+			r, err := c.Reset(ctx, schemas.ResetParams{TaskID: fmt.Sprintf("shop/%d", i)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Step(ctx, r.EpisodeID, client.ToolCall("submit", map[string]any{"sql": pred})); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	spec := writeJSON(t, data, "spider.json", `{"match": "spider"}`)
+	out := filepath.Join(data, "rescored.jsonl")
+	mustRun(t, append([]string{"rescore", "--reward", spec, "--out", out}, served...)...)
+	byTask := map[string]any{}
+	for _, rec := range jsonLines(t, out) {
+		task, _ := rec["task"].(map[string]any)
+		byTask[fmt.Sprint(task["task_id"])] = rec["outcome"]
+	}
+	outcomes := make([]any, len(preds))
+	for i := range preds {
+		outcomes[i] = byTask[fmt.Sprintf("shop/%d", i)]
+	}
+	return outcomes
 }
 
 // dropImportedMySQL drops, when the test ends, the database db an import
@@ -102,4 +151,23 @@ func dropImportedMySQL(t *testing.T, db string) {
 			}
 		}
 	})
+}
+
+// An import into MySQL replaces only a database an import made: a db_id
+// naming another database is refused, naming it, and that database is
+// left as it was.
+func TestImportToMySQLLeavesOtherDatabasesAlone(t *testing.T) {
+	url := mysqltest.ServerURL(t)
+	db := mysqltest.Name()
+	mysqltest.Create(t, db, "CREATE TABLE keep (a INT); INSERT INTO keep VALUES (7);")
+	ds, _ := spiderDataset(t, "shop", map[string]string{db: "CREATE TABLE item(id INTEGER PRIMARY KEY)"})
+	dropImportedMySQL(t, db)
+	_, _, err := sqlgym(t, "import", "--dataset", ds, "--engine", url, "--out", t.TempDir())
+	if want := "database \"" + db + "\" already exists and was not made by sqlgym import"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("import over another database: %v; want %q", err, want)
+	}
+	var a int
+	if err := mysqltest.Admin(t).QueryRow("SELECT a FROM " + mysql.QuoteIdent(db) + ".keep").Scan(&a); err != nil || a != 7 {
+		t.Errorf("the database was changed: %v, %d", err, a)
+	}
 }
