@@ -24,6 +24,7 @@ func TestRewriteMySQL(t *testing.T) {
 		{`SELECT name FROM stadium WHERE name LIKE "%a%"`,
 			`SELECT name FROM stadium WHERE name LIKE '%a%' COLLATE utf8mb4_general_ci`, []string{RuleDoubleQuotedString, RuleMySQLLike}},
 		{`SELECT name FROM stadium WHERE name = 'a\b'`, `SELECT name FROM stadium WHERE name = 'a\\b'`, []string{RuleMySQLBackslash}},
+		{`SELECT name FROM stadium WHERE name = "a\b"`, `SELECT name FROM stadium WHERE name = 'a\\b'`, []string{RuleDoubleQuotedString, RuleMySQLBackslash}},
 		{`SELECT length(name), CAST(capacity AS TEXT), CAST(name AS INTEGER) FROM stadium`,
 			`SELECT CHAR_LENGTH(name), CAST(capacity AS CHAR), CAST(name AS SIGNED) FROM stadium`, []string{RuleMySQLLength, RuleMySQLCast}},
 		{`SELECT capacity / stadium_id, capacity / 2.0 FROM stadium`,

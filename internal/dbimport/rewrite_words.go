@@ -12,8 +12,9 @@ func (r *rewriter) words() {
 	for k := range r.sig {
 		t := r.tok(k)
 		if t.Kind == sqltext.Ident {
-			r.quoted(k, t)
-		} else {
+			r.quoted(k, t) // a string now, or still a name
+		}
+		if t.Kind != sqltext.Ident {
 			r.d.word(r, k, t)
 		}
 	}
