@@ -171,3 +171,23 @@ func TestImportToMySQLLeavesOtherDatabasesAlone(t *testing.T) {
 		t.Errorf("the database was changed: %v, %d", err, a)
 	}
 }
+
+// Two tables MySQL would make one (the import writes names in lower
+// case; SQLite folds ASCII letters only) are refused, both named, before
+// any database is created.
+func TestImportToMySQLRefusesCollidingNames(t *testing.T) {
+	url := mysqltest.ServerURL(t)
+	db := mysqltest.Name()
+	ds, _ := spiderDataset(t, "shop", map[string]string{db: `CREATE TABLE "Äpfel" (a INT); CREATE TABLE "äpfel" (a INT)`})
+	dropImportedMySQL(t, db)
+	_, _, err := sqlgym(t, "import", "--dataset", ds, "--engine", url, "--out", t.TempDir())
+	for _, want := range []string{`tables "Äpfel" and "äpfel" would both be table "äpfel"`, "nothing was imported"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("import: %v; want %q", err, want)
+		}
+	}
+	var n int
+	if err := mysqltest.Admin(t).QueryRow("SELECT count(*) FROM information_schema.schemata WHERE schema_name = ?", db).Scan(&n); err != nil || n != 0 {
+		t.Errorf("database %s: %d made (%v); want none", db, n, err)
+	}
+}
