@@ -65,7 +65,7 @@ func (r *rewriter) mysqlWord(k int, t *sqltext.Token) {
 	case r.is(k-1, "as") && mysqlCasts[lower] != "" && r.tok(k+1).Text == ")":
 		t.Text = mysqlCasts[lower]
 		r.apply(RuleMySQLCast)
-	case r.s.Reserved[lower] && r.tok(k+1).Text != "(":
+	case r.s.Reserved[lower] && r.tok(k+1).Text != "(" && !clauseWord(lower):
 		t.Text = mysql.QuoteIdent(lower)
 		r.apply(RuleMySQLReserved)
 	case t.Text != lower && (r.s.Tables[lower] != nil || r.aliases[lower] != nil) && r.tok(k+1).Text != "(":
@@ -73,6 +73,16 @@ func (r *rewriter) mysqlWord(k int, t *sqltext.Token) {
 		r.apply(RuleMySQLName)
 	}
 }
+
+// clauseWords are words a SQLite gold uses bare only as keywords (a name
+// spelled so would be quoted there, an Ident token): a table or column
+// of that name is not what the bare word means.
+var clauseWords = map[string]bool{"by": true, "desc": true, "asc": true, "distinct": true, "case": true,
+	"when": true, "then": true, "else": true, "end": true, "is": true, "null": true, "in": true,
+	"between": true, "exists": true, "like": true, "offset": true, "all": true, "cast": true}
+
+// clauseWord reports whether w is a keyword of a query's clauses.
+func clauseWord(w string) bool { return clauseWords[w] || keywords[w] || clauses[w] }
 
 // mysqlOperators rewrites the operators MySQL reads otherwise: / between
 // integers, || between single-token operands, and LIKE of a string

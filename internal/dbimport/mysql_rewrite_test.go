@@ -9,8 +9,8 @@ import (
 var mysqlTestSchema = &Schema{Tables: map[string]map[string]string{
 	"stadium": testSchema.Tables["stadium"],
 	"concert": testSchema.Tables["concert"],
-	"show":    {"attendance": TypeBigint, "result": TypeText},
-}, Reserved: map[string]bool{"show": true}}
+	"show":    {"attendance": TypeBigint, "result": TypeText, "order": TypeBigint},
+}, Reserved: map[string]bool{"show": true, "order": true}}
 
 func TestRewriteMySQL(t *testing.T) {
 	tests := []struct {
@@ -33,6 +33,7 @@ func TestRewriteMySQL(t *testing.T) {
 			`SELECT count(*) DIV sum(capacity), max(capacity) DIV 2, avg(capacity) / 2 FROM stadium`, []string{RuleMySQLDiv}},
 		{`SELECT name || ' ' || stadium_id FROM stadium`, `SELECT CONCAT(name , ' ' , stadium_id) FROM stadium`, []string{RuleMySQLConcat}},
 		{`SELECT count (*) FROM show`, "SELECT count(*) FROM `show`", []string{RuleMySQLCallSpace, RuleMySQLReserved}},
+		{`SELECT "order" FROM show ORDER BY attendance`, "SELECT `order` FROM `show` ORDER BY attendance", []string{RuleQuotedIdentifier, RuleMySQLReserved}},
 		{`SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id`,
 			`SELECT t2.name FROM concert AS t1 JOIN stadium AS t2 ON t1.stadium_id = CAST(t2.stadium_id AS CHAR)`, []string{RuleMySQLName, RuleMixedJoin}},
 		{`SELECT theme FROM concert WHERE year > 2013`, `SELECT theme FROM concert WHERE year > '2013'`, []string{RuleTextVsNumber}},
