@@ -12,6 +12,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/datasets"
+	"github.com/sqlgym/sqlgym/env/mysql"
 	"github.com/sqlgym/sqlgym/env/postgres"
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/internal/dbimport"
@@ -25,17 +26,19 @@ type importFlags struct {
 	maxAnswerRows           int
 }
 
-// runImport copies a SQLite dataset into PostgreSQL and writes it out as a
-// JSONL dataset with PostgreSQL golds (docs/engines.md, "Importing a
-// dataset into PostgreSQL").
+// runImport copies a SQLite dataset into PostgreSQL or MySQL/MariaDB and
+// writes it out as a JSONL dataset with golds in the server's dialect
+// (docs/engines.md, "Importing a dataset into PostgreSQL" and "Importing
+// a dataset into MySQL").
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("import", stderr)
 	var f importFlags
 	fs.StringVar(&f.dataset, "dataset", "", "SQLite dataset to import, `[NAME=]FORMAT:PATH` with FORMAT spider, bird or jsonl (required)")
-	fs.StringVar(&f.dsn, "engine", "", "PostgreSQL server to import into, `postgres://USER@HOST:PORT/DB`; its user creates schemas and a role (required; serve then takes --engine NAME=URL)")
+	fs.StringVar(&f.dsn, "engine", "", "server to import into, `postgres://USER@HOST:PORT/DB` (its user creates schemas and a role) or mysql://USER@HOST:PORT/ (its user creates databases and accounts: root) (required; serve then takes --engine NAME=URL)")
 	deprecatedAlias(fs, "dsn", "engine")
 	fs.StringVar(&f.out, "out", "", "`folder` to write tasks.jsonl and the report to, created when missing (required)")
-	fs.StringVar(&f.role, "role", postgres.DefaultRole, "read-only role granted SELECT on the imported schemas (created if missing), which the golds are verified as; serve logs in as "+postgres.DefaultRole)
+	fs.StringVar(&f.role, "role", postgres.DefaultRole, "read-only role granted SELECT on the imported schemas (created if missing), which the golds are verified as; serve logs in as "+postgres.DefaultRole+
+		"; on MySQL the prefix of each database's account (mysql.Account)")
 	fs.DurationVar(&f.goldTimeout, "gold-timeout", dbimport.DefaultGoldTimeout, "time limit of each gold, on SQLite and on PostgreSQL")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", 10*time.Second, "time limit to reach the PostgreSQL server")
 	fs.IntVar(&f.maxAnswerRows, "max-answer-rows", dbimport.DefaultMaxAnswerRows, "rows a task's gold_answer may hold; a gold returning more is left out")
@@ -52,16 +55,8 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if ds.Dialect != env.SQLite {
 		return usageError{fmt.Sprintf("import: --dataset %q is a %s dataset; import reads SQLite datasets", f.dataset, ds.Dialect)}
 	}
-	conn, err := connectPostgres(ctx, f.dsn, f.connectTimeout)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(context.WithoutCancel(ctx))
 	prog := newImportProgress(stderr)
-	imp, err := dbimport.Import(ctx, dbimport.Config{
-		Dataset: ds, SQLite: sqlite.New(sqlite.Config{}), Conn: conn, URL: f.dsn, Role: f.role,
-		GoldTimeout: f.goldTimeout, MaxAnswerRows: f.maxAnswerRows, Progress: prog.update,
-	})
+	imp, err := f.importInto(ctx, ds, prog)
 	prog.finish()
 	if err != nil {
 		return err
@@ -74,6 +69,26 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		f.out, dbimport.TasksFile, dbimport.ReportTextFile, dbimport.ReportFile, f.serveCommand())
 	return nil
 }
+
+// importInto imports ds into the server f.dsn names, PostgreSQL or
+// MySQL by its scheme.
+func (f *importFlags) importInto(ctx context.Context, ds *env.Dataset, prog *importProgress) (*dbimport.Imported, error) {
+	if f.isMySQL() {
+		return importMySQL(ctx, f, ds, prog)
+	}
+	conn, err := connectPostgres(ctx, f.dsn, f.connectTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	return dbimport.Import(ctx, dbimport.Config{
+		Dataset: ds, SQLite: sqlite.New(sqlite.Config{}), Conn: conn, URL: f.dsn, Role: f.role,
+		GoldTimeout: f.goldTimeout, MaxAnswerRows: f.maxAnswerRows, Progress: prog.update,
+	})
+}
+
+// isMySQL reports whether --engine names a MySQL or MariaDB server.
+func (f *importFlags) isMySQL() bool { return strings.HasPrefix(f.dsn, "mysql://") }
 
 // serveCommand is the command that serves the import: the JSONL dataset
 // and, for its name, the server it was imported into (--engine; the
@@ -91,7 +106,11 @@ func (f *importFlags) serveCommand() string {
 		}
 	}
 	cmd := fmt.Sprintf("sqlgym serve --dataset %s=jsonl:%s --engine %s=%s", name, f.out, name, dsn)
-	if f.role != postgres.DefaultRole {
+	switch {
+	case f.role == postgres.DefaultRole:
+	case f.isMySQL():
+		cmd += fmt.Sprintf("  (serve reads as the accounts %s.DB_ID; this import made %s.DB_ID)", mysql.DefaultAccount, f.role)
+	default:
 		cmd += fmt.Sprintf("  (serve reads as the role %s; this import granted %s)", postgres.DefaultRole, f.role)
 	}
 	return cmd
@@ -102,9 +121,9 @@ func (f *importFlags) check() error {
 	case f.dataset == "":
 		return usageError{"import: --dataset is required"}
 	case f.dsn == "":
-		return usageError{"import: --engine is required (postgres://USER@HOST:PORT/DB)"}
-	case !strings.HasPrefix(f.dsn, "postgres://") && !strings.HasPrefix(f.dsn, "postgresql://"):
-		return usageError{"import: --engine: want a postgres:// URL (postgres://USER@HOST:PORT/DB): the golds are verified through it as the read-only role"}
+		return usageError{"import: --engine is required (postgres://USER@HOST:PORT/DB or mysql://USER@HOST:PORT/)"}
+	case !strings.HasPrefix(f.dsn, "postgres://") && !strings.HasPrefix(f.dsn, "postgresql://") && !f.isMySQL():
+		return usageError{"import: --engine: want a postgres:// URL (postgres://USER@HOST:PORT/DB) or a mysql:// URL (mysql://USER@HOST:PORT/): the golds are verified through it as the read-only role"}
 	case f.out == "":
 		return usageError{"import: --out is required"}
 	case f.role == "":

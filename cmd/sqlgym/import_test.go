@@ -73,6 +73,8 @@ func TestImportCommandErrors(t *testing.T) {
 		{"not a url", []string{"--dataset", ds, "--engine", "host=127.0.0.1 user=postgres", "--out", "x"}, "--engine: want a postgres:// URL"},
 		{"missing dataset", []string{"--dataset", "spider:" + filepath.Join(t.TempDir(), "none"), "--engine", "postgres://x@127.0.0.1/x", "--out", "x"}, "no such file"},
 		{"unreachable", []string{"--dataset", ds, "--engine", "postgres://x@" + closed + "/x?sslmode=disable", "--out", "x"}, "connect to PostgreSQL at 127.0.0.1"},
+		{"mysql with a database", []string{"--dataset", ds, "--engine", "mysql://root@127.0.0.1:3306/shop", "--out", "x"}, "--engine: server URL: want mysql://USER@HOST:PORT/ without a database"},
+		{"mysql unreachable", []string{"--dataset", ds, "--engine", "mysql://x@" + closed + "/", "--out", "x"}, "connect to MySQL at " + closed},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

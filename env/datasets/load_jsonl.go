@@ -166,7 +166,7 @@ func readJSONL(name string, r io.Reader, dialect *env.Dialect, resolve resolver)
 			}
 			switch {
 			case err != nil:
-			case *dialect == env.Postgres:
+			case *dialect == env.Postgres, *dialect == env.MySQL: // a database on the server, named db_id
 				dbs[t.rec.DBID] = t.rec.DBID
 			default:
 				err = resolveDB(t, resolve, resolved, dbs)

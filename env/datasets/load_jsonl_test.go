@@ -116,6 +116,23 @@ func TestLoadJSONLPostgres(t *testing.T) {
 	}
 }
 
+// A MySQL dataset's database is the database db_id on its server: no
+// file is looked for.
+func TestLoadJSONLMySQL(t *testing.T) {
+	dir := t.TempDir()
+	line := `{"task_id": 1, "db_id": "shop", "question": "q", "gold_sql": "SELECT 'a'", "gold_answer": [["a"]], "dialect": "mysql"}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "tasks.jsonl"), []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := Load(Source{Name: "my", Format: FormatJSONL, Path: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Dialect != "mysql" || !reflect.DeepEqual(ds.DBs, map[string]string{"shop": "shop"}) {
+		t.Errorf("dialect %q, DBs %v; want mysql, the db_id its database", ds.Dialect, ds.DBs)
+	}
+}
+
 func TestReadJSONLErrors(t *testing.T) {
 	const ok = `{"task_id": "a", "db_id": "d", "question": "q", "gold_sql": "SELECT 1"}` + "\n"
 	rec := func(fields string) string { return `{"db_id": "d", "question": "q", ` + fields + "}\n" }

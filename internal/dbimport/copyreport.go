@@ -8,6 +8,9 @@ type DBCopy struct {
 	// Notes are the constraints that could not be carried over, each with
 	// the reason (the data is kept all the same).
 	Notes []string `json:"notes,omitempty"`
+	// Reserved are the table and column names the target reads as
+	// keywords when bare (MySQL only): the golds quote them.
+	Reserved []string `json:"reserved_names,omitempty"`
 }
 
 // Rows is the number of rows copied, over every table.
@@ -55,6 +58,9 @@ type ColumnCopy struct {
 	Coerced  int64  `json:"coerced,omitempty"`
 	How      string `json:"how,omitempty"`
 	Repaired int64  `json:"repaired,omitempty"`
+	// Class is the type class (TypeBigint, TypeText, ...) behind Type,
+	// where the target spells types otherwise (MySQL); "" when Type is it.
+	Class string `json:"class,omitempty"`
 }
 
 // Coercion is a column of a table whose values changed on the way.

@@ -1,6 +1,7 @@
 package dbimport
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -20,26 +21,37 @@ func (c *copier) fill(t *env.Table, tc *TableCopy) error {
 		names[i] = tc.Columns[i].Name
 	}
 	base := "SELECT " + strings.Join(exprs, ", ") + " FROM " + quoteSQLite(t.Name)
-	for off := 0; ; off += c.cfg.PageRows {
-		q := fmt.Sprintf("%s LIMIT %d OFFSET %d", base, c.cfg.PageRows, off)
-		rs, err := c.src.Query(c.ctx, q, env.Limits{Timeout: c.cfg.ReadTimeout, MaxRows: c.cfg.PageRows})
-		if err != nil {
-			return fmt.Errorf("read rows %d-: %w", off, err)
-		}
-		if len(rs.Rows) == 0 {
-			return nil
-		}
-		for _, row := range rs.Rows {
+	return readPages(c.ctx, c.src, base, c.cfg, func(off int, rows [][]any) error {
+		for _, row := range rows {
 			repair(row, tc)
 		}
-		n, err := c.tx.CopyFrom(c.ctx, pgx.Identifier{c.schema, tc.Name}, names, pgx.CopyFromRows(rs.Rows))
+		n, err := c.tx.CopyFrom(c.ctx, pgx.Identifier{c.schema, tc.Name}, names, pgx.CopyFromRows(rows))
 		if err != nil {
 			return fmt.Errorf("copy rows %d-: %w", off, err)
 		}
-		if n != int64(len(rs.Rows)) {
-			return fmt.Errorf("copy rows %d-: %d of %d copied", off, n, len(rs.Rows))
+		if n != int64(len(rows)) {
+			return fmt.Errorf("copy rows %d-: %d of %d copied", off, n, len(rows))
 		}
-		if len(rs.Rows) < c.cfg.PageRows {
+		return nil
+	})
+}
+
+// readPages runs base (a SELECT of SQLite) a page of cfg.PageRows rows
+// at a time and hands each non-empty page to put, with its first row's
+// offset.
+func readPages(ctx context.Context, src env.DB, base string, cfg CopyConfig, put func(off int, rows [][]any) error) error {
+	for off := 0; ; off += cfg.PageRows {
+		q := fmt.Sprintf("%s LIMIT %d OFFSET %d", base, cfg.PageRows, off)
+		rs, err := src.Query(ctx, q, env.Limits{Timeout: cfg.ReadTimeout, MaxRows: cfg.PageRows})
+		if err != nil {
+			return fmt.Errorf("read rows %d-: %w", off, err)
+		}
+		if len(rs.Rows) > 0 {
+			if err := put(off, rs.Rows); err != nil {
+				return err
+			}
+		}
+		if len(rs.Rows) < cfg.PageRows {
 			return nil
 		}
 	}

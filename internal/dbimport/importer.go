@@ -3,6 +3,7 @@ package dbimport
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -64,16 +65,21 @@ func (c Config) withDefaults() Config {
 	if c.Role == "" {
 		c.Role = postgres.DefaultRole
 	}
-	if c.GoldTimeout <= 0 {
-		c.GoldTimeout = DefaultGoldTimeout
-	}
-	if c.MaxAnswerRows <= 0 {
-		c.MaxAnswerRows = DefaultMaxAnswerRows
-	}
-	if c.Progress == nil {
-		c.Progress = func(Progress) {}
-	}
+	goldDefaults(&c.GoldTimeout, &c.MaxAnswerRows, &c.Progress)
 	return c
+}
+
+// goldDefaults sets the zero fields every target's config shares.
+func goldDefaults(timeout *time.Duration, maxRows *int, progress *func(Progress)) {
+	if *timeout <= 0 {
+		*timeout = DefaultGoldTimeout
+	}
+	if *maxRows <= 0 {
+		*maxRows = DefaultMaxAnswerRows
+	}
+	if *progress == nil {
+		*progress = func(Progress) {}
+	}
 }
 
 // Imported is an import's outcome: the report and each task's gold, in
@@ -81,6 +87,8 @@ func (c Config) withDefaults() Config {
 type Imported struct {
 	Report *Report
 	Golds  []*Gold
+	// Dialect is the dialect of the golds: env.Postgres when empty.
+	Dialect env.Dialect
 }
 
 // Import copies every database of cfg.Dataset into PostgreSQL, makes
@@ -93,11 +101,7 @@ type Imported struct {
 func Import(ctx context.Context, cfg Config) (*Imported, error) {
 	cfg = cfg.withDefaults()
 	ds := cfg.Dataset
-	ids := make([]string, 0, len(ds.DBs))
-	for id := range ds.DBs {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
+	ids := slices.Sorted(maps.Keys(ds.DBs))
 	srcs, dsts := map[string]env.DB{}, map[string]env.DB{}
 	defer closeAll(srcs)
 	defer closeAll(dsts)
@@ -130,7 +134,8 @@ func Import(ctx context.Context, cfg Config) (*Imported, error) {
 		}
 		dsts[id] = dst
 	}
-	golds, err := verifyAll(ctx, cfg, srcs, dsts, schemas, rep)
+	v := &Verifier{Limits: env.Limits{Timeout: cfg.GoldTimeout, MaxRows: cfg.MaxAnswerRows}}
+	golds, err := verifyAll(ctx, ds, v, cfg.Progress, srcs, dsts, schemas, rep)
 	if err != nil {
 		return nil, err
 	}
@@ -144,9 +149,18 @@ func checkNames(ctx context.Context, cfg Config, ids []string, srcs map[string]e
 	if err := checkSchemas(ctx, cfg.Conn, ids); err != nil {
 		return nil, err
 	}
+	return openSources(ctx, cfg.SQLite, cfg.Dataset, ids, srcs, func(id string, tables []env.Table) error {
+		return checkTables(ctx, cfg.Conn, id, tables)
+	})
+}
+
+// openSources opens each database of ids into srcs, lists its tables and
+// hands them to check, which refuses the names the target cannot take.
+func openSources(ctx context.Context, sqlite env.Engine, ds *env.Dataset, ids []string, srcs map[string]env.DB,
+	check func(id string, tables []env.Table) error) (map[string][]env.Table, error) {
 	tables := map[string][]env.Table{}
 	for _, id := range ids {
-		src, err := cfg.SQLite.Open(ctx, cfg.Dataset.DBs[id])
+		src, err := sqlite.Open(ctx, ds.DBs[id])
 		if err != nil {
 			return nil, fmt.Errorf("open %s: %w", id, err)
 		}
@@ -154,7 +168,7 @@ func checkNames(ctx context.Context, cfg Config, ids []string, srcs map[string]e
 		if tables[id], err = src.Tables(ctx); err != nil {
 			return nil, fmt.Errorf("list the tables of %s: %w", id, err)
 		}
-		if err := checkTables(ctx, cfg.Conn, id, tables[id]); err != nil {
+		if err := check(id, tables[id]); err != nil {
 			return nil, err
 		}
 	}
@@ -162,10 +176,8 @@ func checkNames(ctx context.Context, cfg Config, ids []string, srcs map[string]e
 }
 
 // verifyAll verifies every task's gold, in order, and records each in
-// rep: the SQLite gold on srcs, the PostgreSQL one on dsts.
-func verifyAll(ctx context.Context, cfg Config, srcs, dsts map[string]env.DB, schemas map[string]*Schema, rep *Report) ([]*Gold, error) {
-	ds := cfg.Dataset
-	v := &Verifier{Limits: env.Limits{Timeout: cfg.GoldTimeout, MaxRows: cfg.MaxAnswerRows}}
+// rep: the SQLite gold on srcs, the target's on dsts, through v.
+func verifyAll(ctx context.Context, ds *env.Dataset, v *Verifier, progress func(Progress), srcs, dsts map[string]env.DB, schemas map[string]*Schema, rep *Report) ([]*Gold, error) {
 	golds := make([]*Gold, len(ds.Tasks))
 	for i := range ds.Tasks {
 		t := &ds.Tasks[i]
@@ -178,7 +190,7 @@ func verifyAll(ctx context.Context, cfg Config, srcs, dsts map[string]env.DB, sc
 		}
 		golds[i] = g
 		rep.add(t, g)
-		cfg.Progress(Progress{Stage: "verify", Done: i + 1, Total: len(ds.Tasks), Item: t.ID})
+		progress(Progress{Stage: "verify", Done: i + 1, Total: len(ds.Tasks), Item: t.ID})
 	}
 	return golds, nil
 }

@@ -16,6 +16,9 @@ type Report struct {
 	Databases []*DBCopy      `json:"databases"`
 	Tasks     []TaskGold     `json:"tasks"`
 	Counts    map[string]int `json:"counts"` // tasks per category
+	// Target is the engine imported into, as the text names it;
+	// "PostgreSQL" when empty.
+	Target string `json:"target,omitempty"`
 }
 
 // TaskGold is one task's line of the report.
@@ -67,7 +70,11 @@ func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "tasks %d: kept as written %d, rewritten and verified %d, answer rows only %d, unusable %d\n",
 		n, r.Counts[Kept], r.Counts[Rewritten], r.Counts[AnswerOnly], r.Counts[Unusable])
 	if n > 0 {
-		fmt.Fprintf(w, "  PostgreSQL gold SQL on %.1f%% of the tasks\n", 100*float64(r.Counts[Kept]+r.Counts[Rewritten])/float64(n))
+		target := r.Target
+		if target == "" {
+			target = "PostgreSQL"
+		}
+		fmt.Fprintf(w, "  %s gold SQL on %.1f%% of the tasks\n", target, 100*float64(r.Counts[Kept]+r.Counts[Rewritten])/float64(n))
 	}
 	r.writeRules(w)
 	for _, t := range r.Tasks {

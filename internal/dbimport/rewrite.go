@@ -26,7 +26,7 @@ const (
 // is a local change, and the import keeps a rewrite only once its rows
 // are verified against SQLite's.
 func Rewrite(sql string, s *Schema) (string, []string) {
-	r := newRewriter(sql, s)
+	r := newRewriter(sql, s, pgDialect)
 	r.words()
 	r.structure()
 	r.comparisons()
@@ -44,10 +44,26 @@ type rewriter struct {
 	parent  map[int]int         // scope -> the scope enclosing it
 	scoped  map[int][]string    // scope -> the tables its FROM names
 	rules   []string
+	d       *dialect // the target's spelling of casts, names and words
 }
 
-func newRewriter(sql string, s *Schema) *rewriter {
-	r := &rewriter{toks: sqltext.Tokens(sql), s: s, aliases: map[string][]string{}}
+// dialect is what the rules write differently for each target.
+type dialect struct {
+	// quoteIdent quotes a (lower-cased) name.
+	quoteIdent func(string) string
+	// double is the type a text is cast to where a number is wanted.
+	double string
+	// textBefore and textAfter wrap a number read as text.
+	textBefore, textAfter string
+	// word applies the target's own rules to the word at k.
+	word func(r *rewriter, k int, t *sqltext.Token)
+}
+
+// pgDialect is PostgreSQL's dialect.
+var pgDialect = &dialect{quoteIdent: quotePG, double: "double precision", textAfter: "::text", word: (*rewriter).pgWord}
+
+func newRewriter(sql string, s *Schema, d *dialect) *rewriter {
+	r := &rewriter{toks: sqltext.Tokens(sql), s: s, aliases: map[string][]string{}, d: d}
 	for i, t := range r.toks {
 		if t.Kind != sqltext.Space && t.Kind != sqltext.Comment {
 			r.sig = append(r.sig, i)

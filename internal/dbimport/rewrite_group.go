@@ -27,7 +27,7 @@ func RepairGroupBy(sql, msg string) (string, bool) {
 	if !ok {
 		qual, name = "", m[1]
 	}
-	r := &rewriter{toks: sqltext.Tokens(sql), s: &Schema{}}
+	r := &rewriter{toks: sqltext.Tokens(sql), s: &Schema{}, d: pgDialect}
 	for i, t := range r.toks {
 		if t.Kind != sqltext.Space && t.Kind != sqltext.Comment {
 			r.sig = append(r.sig, i)

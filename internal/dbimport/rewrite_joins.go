@@ -23,7 +23,7 @@ func (r *rewriter) structure() {
 			o := r.operandAfter(k + 2)
 			if o.typ == TypeText && r.tok(o.last+1).Text == ")" {
 				r.tok(o.first).Text = "CAST(" + r.tok(o.first).Text
-				r.tok(o.last).Text += " AS double precision)"
+				r.tok(o.last).Text += " AS " + r.d.double + ")"
 				r.apply(RuleAggregateText)
 			}
 		}

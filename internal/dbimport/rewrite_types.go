@@ -58,12 +58,13 @@ func (r *rewriter) compare(a, b operand, op string) {
 // the number's text, order by the text's number.
 func (r *rewriter) mixed(text, num operand, op string) {
 	if op == "=" || op == "!=" || op == "<>" || op == "==" {
-		r.tok(num.last).Text += "::text"
+		r.tok(num.first).Text = r.d.textBefore + r.tok(num.first).Text
+		r.tok(num.last).Text += r.d.textAfter
 		r.apply(RuleMixedJoin)
 		return
 	}
 	r.tok(text.first).Text = "CAST(" + r.tok(text.first).Text
-	r.tok(text.last).Text += " AS double precision)"
+	r.tok(text.last).Text += " AS " + r.d.double + ")"
 	r.apply(RuleMixedOrder)
 }
 

@@ -11,19 +11,28 @@ import (
 func (r *rewriter) words() {
 	for k := range r.sig {
 		t := r.tok(k)
-		switch {
-		case t.Kind == sqltext.Ident:
-			r.quoted(k, t)
-		case r.is(k, "like"):
-			t.Text = "ILIKE"
-			r.apply(RuleLike)
-		case r.is(k, "ifnull") && r.tok(k+1).Text == "(":
-			t.Text = "COALESCE"
-			r.apply(RuleIfNull)
-		case r.is(k, "instr") && r.tok(k+1).Text == "(":
-			t.Text = "STRPOS"
-			r.apply(RuleInstr)
+		if t.Kind == sqltext.Ident {
+			r.quoted(k, t) // a string now, or still a name
 		}
+		if t.Kind != sqltext.Ident {
+			r.d.word(r, k, t)
+		}
+	}
+}
+
+// pgWord applies PostgreSQL's word rules: ILIKE for LIKE, and its names
+// of SQLite's functions.
+func (r *rewriter) pgWord(k int, t *sqltext.Token) {
+	switch {
+	case r.is(k, "like"):
+		t.Text = "ILIKE"
+		r.apply(RuleLike)
+	case r.is(k, "ifnull") && r.tok(k+1).Text == "(":
+		t.Text = "COALESCE"
+		r.apply(RuleIfNull)
+	case r.is(k, "instr") && r.tok(k+1).Text == "(":
+		t.Text = "STRPOS"
+		r.apply(RuleInstr)
 	}
 }
 
@@ -38,7 +47,7 @@ func (r *rewriter) quoted(k int, t *sqltext.Token) {
 		r.apply(RuleDoubleQuotedString)
 		return
 	}
-	q := quotePG(strings.ToLower(name))
+	q := r.d.quoteIdent(strings.ToLower(name))
 	if q != t.Text {
 		t.Text = q
 		r.apply(RuleQuotedIdentifier)

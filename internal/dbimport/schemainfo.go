@@ -6,15 +6,24 @@ import "strings"
 // columns and their PostgreSQL types, all names in lower case.
 type Schema struct {
 	Tables map[string]map[string]string // table -> column -> type
+	// Reserved are the names (lower case) of tables and columns the
+	// target reads as keywords when bare (MySQL's DBCopy.Reserved).
+	Reserved map[string]bool
 }
 
 // SchemaOf is the schema of a copied database.
 func SchemaOf(d *DBCopy) *Schema {
-	s := &Schema{Tables: map[string]map[string]string{}}
+	s := &Schema{Tables: map[string]map[string]string{}, Reserved: map[string]bool{}}
+	for _, w := range d.Reserved {
+		s.Reserved[w] = true
+	}
 	for _, t := range d.Tables {
 		cols := map[string]string{}
 		for _, c := range t.Columns {
 			cols[c.Name] = c.Type
+			if c.Class != "" {
+				cols[c.Name] = c.Class
+			}
 		}
 		s.Tables[t.Name] = cols
 	}

@@ -3,6 +3,7 @@ package dbimport
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,26 +46,44 @@ func TestImportSpiderDev(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pg.Dialect != "postgres" || len(pg.Tasks) != spiderdev.Tasks {
-		t.Fatalf("imported dataset: dialect %q, %d tasks; want postgres, %d", pg.Dialect, len(pg.Tasks), spiderdev.Tasks)
-	}
-	withSQL := 0
-	for i := range pg.Tasks {
-		if pg.Tasks[i].GoldSQL != "" {
-			withSQL++
-		}
-	}
-	if withSQL*10 < len(pg.Tasks)*9 {
-		t.Errorf("%d of %d tasks carry a PostgreSQL gold SQL; want at least 90%%", withSQL, len(pg.Tasks))
-	}
+	checkImported(t, pg, env.Postgres, "PostgreSQL")
 	checkScorable(t, ctx, conn, pg)
 	checkTies(t, ctx, conn, pg, imp)
 	t.Logf("%d tasks: kept %d, rewritten %d, answer rows only %d", len(pg.Tasks),
 		imp.Report.Counts[Kept], imp.Report.Counts[Rewritten], imp.Report.Counts[AnswerOnly])
 }
 
+// checkImported checks the imported dataset: every task of Spider-dev,
+// in dialect, at least 90% of them with a gold SQL of target's.
+func checkImported(t *testing.T, ds *env.Dataset, dialect env.Dialect, target string) {
+	t.Helper()
+	if ds.Dialect != dialect || len(ds.Tasks) != spiderdev.Tasks {
+		t.Fatalf("imported dataset: dialect %q, %d tasks; want %s, %d", ds.Dialect, len(ds.Tasks), dialect, spiderdev.Tasks)
+	}
+	withSQL := 0
+	for i := range ds.Tasks {
+		if ds.Tasks[i].GoldSQL != "" {
+			withSQL++
+		}
+	}
+	if withSQL*10 < len(ds.Tasks)*9 {
+		t.Errorf("%d of %d tasks carry a %s gold SQL; want at least 90%%", withSQL, len(ds.Tasks), target)
+	}
+}
+
 // checkAllRows compares every table's row count in PostgreSQL with SQLite's.
 func checkAllRows(t *testing.T, ctx context.Context, eng env.Engine, ds *env.Dataset, conn *pgx.Conn) {
+	t.Helper()
+	checkRowCounts(t, ctx, eng, ds, "PostgreSQL", func(id, table string) (got int64, err error) {
+		q := "SELECT count(*) FROM " + pgx.Identifier{id, strings.ToLower(table)}.Sanitize()
+		err = conn.QueryRow(ctx, q).Scan(&got)
+		return got, err
+	})
+}
+
+// checkRowCounts compares every table's row count in the target, as
+// count reads it, with SQLite's.
+func checkRowCounts(t *testing.T, ctx context.Context, eng env.Engine, ds *env.Dataset, target string, count func(id, table string) (int64, error)) {
 	t.Helper()
 	if len(ds.DBs) != 19 {
 		t.Errorf("%d databases; want Spider-dev's 19", len(ds.DBs))
@@ -83,10 +102,8 @@ func checkAllRows(t *testing.T, ctx context.Context, eng env.Engine, ds *env.Dat
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got int64
-			q := "SELECT count(*) FROM " + pgx.Identifier{id, strings.ToLower(tb.Name)}.Sanitize()
-			if err := conn.QueryRow(ctx, q).Scan(&got); err != nil || got != rs.Rows[0][0] {
-				t.Errorf("%s.%s: %d rows in PostgreSQL (%v), %v in SQLite", id, tb.Name, got, err, rs.Rows[0][0])
+			if got, err := count(id, tb.Name); err != nil || got != rs.Rows[0][0] {
+				t.Errorf("%s.%s: %d rows in %s (%v), %v in SQLite", id, tb.Name, got, target, err, rs.Rows[0][0])
 			}
 		}
 		db.Close()
@@ -160,24 +177,33 @@ func valuesQuery(rows [][]any) string {
 	if len(rows) == 0 {
 		return "SELECT 1 WHERE false"
 	}
-	lits := make([]string, len(rows))
+	lits := literalRows(rows, func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) + "::float8" }, "::bigint", sqlString)
+	for i, row := range lits {
+		lits[i] = []string{"(" + strings.Join(row, ", ") + ")"}
+	}
+	return "SELECT * FROM (VALUES " + strings.Join(slices.Concat(lits...), ", ") + ") AS v"
+}
+
+// literalRows writes each value of rows as a literal: NULL, an integer
+// with intSuffix, a float through float, anything else through str.
+func literalRows(rows [][]any, float func(float64) string, intSuffix string, str func(string) string) [][]string {
+	out := make([][]string, len(rows))
 	for i, row := range rows {
-		vals := make([]string, len(row))
+		out[i] = make([]string, len(row))
 		for j, v := range row {
 			switch v := v.(type) {
 			case nil:
-				vals[j] = "NULL"
+				out[i][j] = "NULL"
 			case int64:
-				vals[j] = strconv.FormatInt(v, 10) + "::bigint"
+				out[i][j] = strconv.FormatInt(v, 10) + intSuffix
 			case float64:
-				vals[j] = strconv.FormatFloat(v, 'g', -1, 64) + "::float8"
+				out[i][j] = float(v)
 			default:
-				vals[j] = sqlString(fmt.Sprint(v))
+				out[i][j] = str(fmt.Sprint(v))
 			}
 		}
-		lits[i] = "(" + strings.Join(vals, ", ") + ")"
 	}
-	return "SELECT * FROM (VALUES " + strings.Join(lits, ", ") + ") AS v"
+	return out
 }
 
 // connect opens a connection closed when the test ends.

@@ -63,10 +63,15 @@ type Querier interface {
 // Verifier runs golds on both sides.
 type Verifier struct {
 	Limits env.Limits // for both sides; MaxRows bounds the rows an answer keeps
+	// Rewrite turns a SQLite gold into the target's dialect; nil means
+	// Rewrite (PostgreSQL's).
+	Rewrite func(sql string, s *Schema) (string, []string)
+	// Target names the engine in reasons; "" means "PostgreSQL".
+	Target string
 }
 
 // Verify runs sqliteGold on src, rewrites it for schema s, runs the
-// rewrite on dst (the task's PostgreSQL schema) and keeps it when its rows
+// rewrite on dst (the task's PostgreSQL schema or MySQL database) and keeps it when its rows
 // match, repairing the GROUP BY errors PostgreSQL names on the way. An
 // error is returned only for faults of neither gold (a lost connection).
 func (v *Verifier) Verify(ctx context.Context, src, dst Querier, s *Schema, sqliteGold string) (*Gold, error) {
@@ -81,7 +86,14 @@ func (v *Verifier) Verify(ctx context.Context, src, dst Querier, s *Schema, sqli
 		return &Gold{Category: Unusable, Reason: fmt.Sprintf("the SQLite gold returns more than %d rows", v.Limits.MaxRows)}, nil
 	}
 	g := &Gold{Answer: want.Rows}
-	sql, rules := Rewrite(sqliteGold, s)
+	rewrite, target := v.Rewrite, v.Target
+	if rewrite == nil {
+		rewrite = Rewrite
+	}
+	if target == "" {
+		target = "PostgreSQL"
+	}
+	sql, rules := rewrite(sqliteGold, s)
 	got, err := dst.Query(ctx, sql, v.Limits)
 	for i := 0; i < maxRepairs && errors.As(err, &qe); i++ {
 		fixed, ok := RepairGroupBy(sql, qe.Message)
@@ -94,7 +106,7 @@ func (v *Verifier) Verify(ctx context.Context, src, dst Querier, s *Schema, sqli
 	g.Rules = rules
 	switch {
 	case errors.As(err, &qe):
-		g.Category, g.Reason, g.Tried = AnswerOnly, "PostgreSQL refuses the rewrite: "+qe.Message, sql
+		g.Category, g.Reason, g.Tried = AnswerOnly, target+" refuses the rewrite: "+qe.Message, sql
 	case err != nil:
 		return nil, fmt.Errorf("verify: run the rewrite: %w", err)
 	case got.Truncated || !reward.MatchTolerant(got.Rows, want.Rows, sqltext.HasOrderBy(sqliteGold), VerifyTolerance):

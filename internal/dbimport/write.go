@@ -33,7 +33,7 @@ type record struct {
 }
 
 // WriteDataset writes dir/tasks.jsonl (every usable task, in the
-// dataset's order, dialect postgres) and the report, dir/report.json and
+// dataset's order, in imp.Dialect: postgres by default) and the report, dir/report.json and
 // dir/report.txt. Each file is written whole to a temporary file, synced
 // and renamed into place. A task whose answer rows have no JSON form
 // becomes Unusable in the report.
@@ -45,7 +45,7 @@ func WriteDataset(dir string, ds *env.Dataset, imp *Imported) error {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		for i := range ds.Tasks {
-			rec, ok := taskRecord(&ds.Tasks[i], imp.Golds[i], imp.Report, i)
+			rec, ok := taskRecord(&ds.Tasks[i], imp.Golds[i], imp.Report, i, imp.Dialect)
 			if !ok {
 				continue
 			}
@@ -72,7 +72,10 @@ func WriteDataset(dir string, ds *env.Dataset, imp *Imported) error {
 }
 
 // taskRecord is task i's line, or false when it has none.
-func taskRecord(t *env.Task, g *Gold, rep *Report, i int) (*record, bool) {
+func taskRecord(t *env.Task, g *Gold, rep *Report, i int, dialect env.Dialect) (*record, bool) {
+	if dialect == "" {
+		dialect = env.Postgres
+	}
 	if g.Category == Unusable {
 		return nil, false
 	}
@@ -84,7 +87,7 @@ func taskRecord(t *env.Task, g *Gold, rep *Report, i int) (*record, bool) {
 	return &record{
 		TaskID: taskKey(t), DBID: t.DBID, Question: t.Question, Evidence: t.Evidence,
 		Difficulty: t.Difficulty, GoldSQL: g.SQL, GoldAnswer: answer, SQLiteGoldSQL: t.GoldSQL,
-		Dialect: "postgres",
+		Dialect: string(dialect),
 	}, true
 }
 
