@@ -108,6 +108,25 @@ func BenchmarkLogListPageOfAMillion(b *testing.B) {
 	b.ReportMetric(perEpisode, "index-B/episode")
 	benchPages(b, x, n)
 	runtime.KeepAlive(x)
+	b.StopTimer()
+	episodeOutsideTheIndex(b, l, n)
+}
+
+// episodeOutsideTheIndex times what an episode's page of an episode the
+// index does not hold reads: the log from its oldest segment up to the
+// episode (here the one half way), or the whole log for an unknown id.
+func episodeOutsideTheIndex(b *testing.B, l *filelog.Log, n int) {
+	scan := console.ReaderStore{R: l}
+	for _, c := range []struct {
+		id, metric string
+	}{{fmt.Sprintf("ep_%024x", n/2), "halfway-episode-ms"}, {"ep_unknown", "unknown-episode-ms"}} {
+		start := time.Now()
+		_, err := scan.Episode(context.Background(), c.id)
+		b.ReportMetric(float64(time.Since(start).Microseconds())/1000, c.metric)
+		if (err == nil) != (c.id != "ep_unknown") {
+			b.Fatalf("episode %s: %v", c.id, err)
+		}
+	}
 }
 
 // writeEpisodes records n episodes as fillPostgres makes them, with ids
