@@ -22,6 +22,10 @@ import (
 // episode is left without it).
 var searchColumn = []string{
 	`ALTER TABLE sqlgym_episodes ADD COLUMN IF NOT EXISTS search text`,
+	// The episodes still without it (none, once filled; a row written by
+	// a server of an older version), so that each start finds them
+	// without reading every episode.
+	`CREATE INDEX IF NOT EXISTS sqlgym_episodes_unsearched ON sqlgym_episodes (episode_id) WHERE search IS NULL`,
 	`UPDATE sqlgym_episodes e SET search = concat_ws(E'\n', e.task->>'question', (
 		SELECT string_agg(q.sql, E'\n' ORDER BY q.turn, q.i) FROM (
 			SELECT st.turn, 0::bigint AS i, st.arguments->>'sql' AS sql FROM sqlgym_steps st
