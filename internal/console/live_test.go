@@ -1,6 +1,7 @@
 package console_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -31,6 +32,10 @@ func TestBrowserLivePageDrawsEpisodesSplitByTag(t *testing.T) {
 		if i == 1 { // a failed one too: that update's mix has two outcomes
 			episode(t, rec.Client, task, `{"run":"live-run"}`, nil, "SELECT 1")
 		}
+		if i == 2 { // and a run named with markup, to be drawn as text
+			tags, _ := json.Marshal(map[string]string{"run": hostileTag})
+			episode(t, rec.Client, task, string(tags), nil, "SELECT 1")
+		}
 		now = now.Add(time.Second)
 		rec.Ticks <- now
 	}
@@ -60,6 +65,11 @@ func TestBrowserLivePageDrawsEpisodesSplitByTag(t *testing.T) {
 	}
 	if len(xs) != 3 || len(kinds) != 2 || len(bars) != 4 {
 		t.Fatalf("outcome mix of run=live-run: bars %q, want 4 over 3 updates in 2 outcomes", bars)
+	}
+	captions := value(t, ctx, chromedp.Text(chromedp.ID("live-mix")))
+	if title := value(t, ctx, chromedp.Title()); !strings.Contains(captions, hostileTag) || strings.Contains(title, "pwned") ||
+		count(t, ctx, "main script") != 1 || count(t, ctx, "main img") != 0 {
+		t.Fatalf("the run named with markup: title %q, mix captions %q, want the markup as text and no element of it", title, captions)
 	}
 	outcomes := value(t, ctx, chromedp.Text(chromedp.ID("live-outcomes")))
 	if !strings.Contains(outcomes, "run=live-run") || !strings.Contains(outcomes, "correct") {
