@@ -45,6 +45,8 @@ func TestBrowserLivePageDrawsEpisodesSplitByTag(t *testing.T) {
 		return err == nil && strings.Contains(legend, "run=live-run") && points >= 3
 	})
 	steps(t, ctx, shot("live"))
+	value(t, ctx, chromedp.Evaluate[bool](`(document.getElementById("live-mix-title").scrollIntoView(), true)`))
+	steps(t, ctx, shot("live-mix"))
 	if n := count(t, ctx, `#live-charts figure[data-metric="steps_per_s"] polyline`); n == 0 {
 		t.Fatalf("no steps-per-second line drawn")
 	}
