@@ -85,7 +85,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.IntVar(&f.maxSessions, "max-sessions", console.DefaultMaxSessions, "logins kept at once; past it the oldest is dropped")
 	fs.IntVar(&f.maxConns, "max-connections", 64, "requests served at once; more get 503")
 	fs.IntVar(&f.indexMax, "index-episodes", console.DefaultIndexEpisodes,
-		"episodes of the file log the list's index keeps in memory (the newest); pages past them read the log")
+		"episodes of the file log the list's index keeps in memory (the newest; about 260 bytes each plus their SQL, up to 4 KiB); pages past them read the log")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -1,7 +1,9 @@
 package console_test
 
 import (
+	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +29,13 @@ func TestBrowserLivePageDrawsEpisodesSplitByTag(t *testing.T) {
 	now := time.Now()
 	for i := 0; i < 3; i++ { // three updates, an episode of the new run in each
 		episode(t, rec.Client, task, `{"run":"live-run"}`, nil, task.GoldSQL)
+		if i == 1 { // a failed one too: that update's mix has two outcomes
+			episode(t, rec.Client, task, `{"run":"live-run"}`, nil, "SELECT 1")
+		}
+		if i == 2 { // and a run named with markup, to be drawn as text
+			tags, _ := json.Marshal(map[string]string{"run": hostileTag})
+			episode(t, rec.Client, task, string(tags), nil, "SELECT 1")
+		}
 		now = now.Add(time.Second)
 		rec.Ticks <- now
 	}
@@ -36,11 +45,33 @@ func TestBrowserLivePageDrawsEpisodesSplitByTag(t *testing.T) {
 		return err == nil && strings.Contains(legend, "run=live-run") && points >= 3
 	})
 	steps(t, ctx, shot("live"))
+	value(t, ctx, chromedp.Evaluate[bool](`(document.getElementById("live-mix-title").scrollIntoView(), true)`))
+	steps(t, ctx, shot("live-mix"))
 	if n := count(t, ctx, `#live-charts figure[data-metric="steps_per_s"] polyline`); n == 0 {
 		t.Fatalf("no steps-per-second line drawn")
 	}
 	if n := count(t, ctx, `#live-charts figure[data-metric="mean_reward"] circle.pt`); n == 0 {
 		t.Fatalf("no mean reward drawn")
+	}
+	// The outcome mix over time: a bar per update for run=live-run, the
+	// second update's split into two outcomes.
+	mix := `#live-mix figure[data-metric="outcomes"][data-series="live-run"] rect.bar`
+	bars := value(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(`+strconv.Quote(mix)+`)].map(r => r.getAttribute("class") + " " + r.getAttribute("x") + " " + r.getAttribute("height"))`))
+	xs, kinds := map[string]bool{}, map[string]bool{}
+	for _, b := range bars {
+		f := strings.Fields(b)
+		kinds[f[1]], xs[f[2]] = true, true
+		if h, err := strconv.ParseFloat(f[3], 64); err != nil || h <= 0 {
+			t.Fatalf("outcome mix bar %q has no height", b)
+		}
+	}
+	if len(xs) != 3 || len(kinds) != 2 || len(bars) != 4 {
+		t.Fatalf("outcome mix of run=live-run: bars %q, want 4 over 3 updates in 2 outcomes", bars)
+	}
+	captions := value(t, ctx, chromedp.Text(chromedp.ID("live-mix")))
+	if title := value(t, ctx, chromedp.Title()); !strings.Contains(captions, hostileTag) || strings.Contains(title, "pwned") ||
+		count(t, ctx, "main script") != 1 || count(t, ctx, "main img") != 0 {
+		t.Fatalf("the run named with markup: title %q, mix captions %q, want the markup as text and no element of it", title, captions)
 	}
 	outcomes := value(t, ctx, chromedp.Text(chromedp.ID("live-outcomes")))
 	if !strings.Contains(outcomes, "run=live-run") || !strings.Contains(outcomes, "correct") {

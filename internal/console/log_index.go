@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -12,8 +13,14 @@ import (
 
 // DefaultIndexEpisodes bounds the episodes a LogIndex keeps: past it the
 // oldest leave the index, and list pages that reach past what it keeps
-// read the store instead.
+// read the store instead. An entry costs about 260 bytes of heap plus
+// its SQL (BenchmarkLogListPageOfAMillion): some 515 MB at this default
+// for episodes of short SQL.
 const DefaultIndexEpisodes = 2_000_000
+
+// maxEntryText bounds the SQL text one index entry keeps for the text
+// search: the first 4 KiB of the episode's SQL, lowercased.
+const maxEntryText = 4 << 10
 
 // LogIndex is the list's index of a store with no indexes of its own
 // (the file log): one compact entry per ended episode, newest last,
@@ -29,15 +36,23 @@ type LogIndex struct {
 	dropped int // entries that left the index (the oldest)
 	entries []entry
 	ids     map[string]int // id -> position in entries, shifted by dropped
-	tasks   map[string]*schemas.TaskView
+	tasks   map[string]*taskInfo
 	strs    map[string]string
+}
+
+// taskInfo is a task as the index keeps it once for all its episodes:
+// its view and its question lowercased, for the text search.
+type taskInfo struct {
+	schemas.TaskView
+	question string
 }
 
 // entry is one episode in the index.
 type entry struct {
 	id      string
-	task    *schemas.TaskView
+	task    *taskInfo
 	outcome string
+	text    string   // the SQL of its calls, lowercased, NUL-separated, at most maxEntryText bytes
 	tags    []string // "key=text", interned, sorted
 	reward  float64
 	started int64 // Unix nanoseconds
@@ -50,7 +65,7 @@ func NewLogIndex(r trajlog.Reader, max int) *LogIndex {
 		max = DefaultIndexEpisodes
 	}
 	return &LogIndex{ReaderStore: ReaderStore{R: r}, max: max, ids: map[string]int{},
-		tasks: map[string]*schemas.TaskView{}, strs: map[string]string{}}
+		tasks: map[string]*taskInfo{}, strs: map[string]string{}}
 }
 
 // Build reads the store once into the index. Until it returns, list
@@ -79,9 +94,8 @@ func (x *LogIndex) add(t *schemas.Trajectory) {
 		return
 	}
 	task := x.tasks[t.Task.Dataset+"\x00"+t.Task.TaskID]
-	if task == nil || *task != t.Task {
-		v := t.Task
-		task = &v
+	if task == nil || task.TaskView != t.Task {
+		task = &taskInfo{TaskView: t.Task, question: strings.ToLower(t.Task.Question)}
 		x.tasks[t.Task.Dataset+"\x00"+t.Task.TaskID] = task
 	}
 	tags := tagList(t.Tags)
@@ -89,7 +103,7 @@ func (x *LogIndex) add(t *schemas.Trajectory) {
 		tags[i] = x.intern(s)
 	}
 	x.ids[t.EpisodeID] = x.dropped + len(x.entries)
-	x.entries = append(x.entries, entry{id: t.EpisodeID, task: task, outcome: x.intern(t.Outcome), tags: tags,
+	x.entries = append(x.entries, entry{id: t.EpisodeID, task: task, outcome: x.intern(t.Outcome), tags: tags, text: sqlText(t.Steps),
 		reward: t.TotalReward, started: t.StartedAt.UnixNano(), turns: int32(len(t.Steps))})
 	if len(x.entries) > x.max {
 		drop := max(1, len(x.entries)/8) // an eighth at once: the copy is paid rarely
@@ -111,11 +125,26 @@ func (x *LogIndex) intern(s string) string {
 	return s
 }
 
-// List reads a page from the index; a text search, or a page before the
-// index is built or past what it keeps, reads the store.
+// sqlText is the SQL of every call of steps, lowercased and separated by
+// NUL, cut at maxEntryText bytes.
+func sqlText(steps []schemas.StepRecord) string {
+	var b strings.Builder
+	for _, st := range steps {
+		for _, c := range st.CallList() {
+			if sql := sqlOf(c.Arguments); sql != "" && b.Len() < maxEntryText {
+				b.WriteString(strings.ToLower(sql[:min(len(sql), maxEntryText-b.Len())]))
+				b.WriteByte(0)
+			}
+		}
+	}
+	return strings.Clone(b.String()) // no room the builder grew past the text
+}
+
+// List reads a page from the index; a page before the index is built,
+// past what it keeps, or with unfinished episodes reads the store.
 func (x *LogIndex) List(ctx context.Context, q Query) (*Page, error) {
 	x.mu.RLock()
-	if !x.ready || q.Text != "" || q.Incomplete {
+	if !x.ready || q.Incomplete {
 		x.mu.RUnlock()
 		return x.ReaderStore.List(ctx, q)
 	}
@@ -132,7 +161,7 @@ func (x *LogIndex) List(ctx context.Context, q Query) (*Page, error) {
 func (x *LogIndex) page(q Query) (*Page, bool) {
 	p := &Page{}
 	countUpTo := q.Offset + 21*q.Limit + 1
-	m := matcher{q: &q}
+	m := matcher{q: &q, text: strings.ToLower(q.Text)}
 	for i := len(x.entries) - 1; i >= 0 && p.Total < countUpTo; i-- {
 		e := &x.entries[i]
 		if !m.match(e) {
@@ -148,7 +177,7 @@ func (x *LogIndex) page(q Query) (*Page, bool) {
 }
 
 func (e *entry) summary() Summary {
-	return Summary{ID: e.id, Task: *e.task, Outcome: e.outcome, TotalReward: e.reward,
+	return Summary{ID: e.id, Task: e.task.TaskView, Outcome: e.outcome, TotalReward: e.reward,
 		StartedAt: time.Unix(0, e.started).UTC(), Turns: int(e.turns), Tags: e.tags, Complete: true}
 }
 
@@ -156,6 +185,7 @@ func (e *entry) summary() Summary {
 type matcher struct {
 	q    *Query
 	tags []string // the wanted "key=text"
+	text string   // q.Text lowercased
 }
 
 func (m *matcher) match(e *entry) bool {
@@ -187,7 +217,7 @@ func (m *matcher) match(e *entry) bool {
 			return false
 		}
 	}
-	return true
+	return m.text == "" || strings.Contains(e.task.question, m.text) || strings.Contains(e.text, m.text)
 }
 
 func hasTag(tags []string, want string) bool {

@@ -19,7 +19,8 @@ import (
 // fillPostgres writes n synthetic episodes straight into the store's
 // tables with one INSERT ... SELECT (episode i: database db_<i%20>,
 // outcome correct for every third, run r<i%4>, started i seconds after
-// t0, one step), the fastest way to a store of a million.
+// t0, one step sending SQL of its own), the fastest way to a store of a
+// million. The search column is written as the Writer writes it.
 func fillPostgres(tb testing.TB, url string, n int) {
 	tb.Helper()
 	ctx := context.Background()
@@ -29,19 +30,20 @@ func fillPostgres(tb testing.TB, url string, n int) {
 	}
 	defer conn.Close(ctx)
 	_, err = conn.Exec(ctx, `INSERT INTO sqlgym_episodes (episode_id, dataset, task_id, task, tags, reward_spec, reward_spec_hash,
-		action_format, max_turns, messages, server_version, started_at, ended_at, outcome, final_reward, total_reward)
+		action_format, max_turns, messages, server_version, started_at, ended_at, outcome, final_reward, total_reward, search)
 		SELECT 'ep_' || i, 'spider', 'spider/' || (i % 1000),
 			jsonb_build_object('task_id', 'spider/' || (i % 1000), 'dataset', 'spider', 'db_id', 'db_' || (i % 20),
 				'question', 'How many rows in table ' || (i % 1000) || '?', 'dialect', 'sqlite'),
 			jsonb_build_object('run', 'r' || (i % 4)), '{}'::jsonb, 'h', 'hermes', 8, '[]'::jsonb, 'test',
 			timestamptz '2026-01-01' + i * interval '1 second', timestamptz '2026-01-01' + i * interval '1 second' + interval '1 second',
-			CASE WHEN i % 3 = 0 THEN 'correct' ELSE 'mismatch' END, CASE WHEN i % 3 = 0 THEN 1 ELSE 0 END, CASE WHEN i % 3 = 0 THEN 1 ELSE 0 END
+			CASE WHEN i % 3 = 0 THEN 'correct' ELSE 'mismatch' END, CASE WHEN i % 3 = 0 THEN 1 ELSE 0 END, CASE WHEN i % 3 = 0 THEN 1 ELSE 0 END,
+			'How many rows in table ' || (i % 1000) || '?' || E'\n' || 'SELECT count(*) FROM t' || (i % 1000) || ' WHERE id = ' || i
 		FROM generate_series(1, $1) AS i`, n)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	_, err = conn.Exec(ctx, `INSERT INTO sqlgym_steps (episode_id, turn, tool, action, arguments, observation, reward, reward_components, elapsed_ms, at)
-		SELECT 'ep_' || i, 1, 'submit', '{"tool":"submit"}'::jsonb, jsonb_build_object('sql', 'SELECT count(*) FROM t' || (i % 1000)),
+		SELECT 'ep_' || i, 1, 'submit', '{"tool":"submit"}'::jsonb, jsonb_build_object('sql', 'SELECT count(*) FROM t' || (i % 1000) || ' WHERE id = ' || i),
 			'(1 rows)', 0, '{}'::jsonb, 1, timestamptz '2026-01-01'
 		FROM generate_series(1, $1) AS i`, n)
 	if err != nil {
@@ -75,6 +77,7 @@ func TestPostgresListPagesAsTheScanDoes(t *testing.T) {
 		{DBID: "db_3", Failed: true, Limit: 4, Offset: 4},
 		{Filter: trajlog.Filter{Tags: map[string]string{"run": "r1"}, Outcome: "correct"}, Limit: 10},
 		{Text: "table 17?", Limit: 10},
+		{Text: "FROM T17 where", Limit: 10},
 	} {
 		a, err := indexed.List(ctx, q)
 		if err != nil {
@@ -117,8 +120,11 @@ func BenchmarkPostgresListPageOfAMillion(b *testing.B) {
 }
 
 // benchPages reads the pages of the list benchmarks from a store of n
-// episodes: the first, the failed of one database, one run's, and one
-// 100,000 deep (half way, in a smaller store).
+// episodes: the first, the failed of one database, one run's, one
+// 100,000 deep (half way, in a smaller store), and two text searches: a
+// rare one (the SQL of one task in a thousand) and one every episode
+// matches. It reports the median and p99 of all pages, and the median of
+// each text search.
 func benchPages(b *testing.B, store console.Store, n int) {
 	ctx := context.Background()
 	queries := []console.Query{
@@ -126,21 +132,43 @@ func benchPages(b *testing.B, store console.Store, n int) {
 		{DBID: "db_7", Failed: true, Limit: 50},
 		{Filter: trajlog.Filter{Tags: map[string]string{"run": "r2"}}, Limit: 50},
 		{Limit: 50, Offset: min(100_000, n/2)},
+		{Text: "FROM t417 WHERE", Limit: 50},
+		{Text: "rows in table", Limit: 50},
 	}
 	var times []time.Duration
+	text := map[int][]time.Duration{}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		q := queries[i%len(queries)]
 		start := time.Now()
 		p, err := store.List(ctx, q)
-		times = append(times, time.Since(start))
-		if err != nil || len(p.Episodes) != 50 {
+		d := time.Since(start)
+		times = append(times, d)
+		if q.Text != "" {
+			text[i%len(queries)] = append(text[i%len(queries)], d)
+		}
+		want := 50
+		if q.Text == queries[4].Text {
+			want = min(50, n/1000) // one episode in a thousand
+		}
+		if err != nil || len(p.Episodes) != want {
 			b.Fatalf("query %+v: %v, %d rows", q, err, len(p.Episodes))
 		}
 	}
-	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
-	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms/page")
-	b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1000, "p99-ms/page")
+	b.ReportMetric(quantile(times, 0.5), "median-ms/page")
+	b.ReportMetric(quantile(times, 0.99), "p99-ms/page")
+	if ds := text[4]; len(ds) > 0 {
+		b.ReportMetric(quantile(ds, 0.5), "rare-text-median-ms/page")
+	}
+	if ds := text[5]; len(ds) > 0 {
+		b.ReportMetric(quantile(ds, 0.5), "common-text-median-ms/page")
+	}
+}
+
+// quantile is the q quantile of ds in milliseconds.
+func quantile(ds []time.Duration, q float64) float64 {
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return float64(ds[int(float64(len(ds)-1)*q)].Microseconds()) / 1000
 }
 
 func benchEpisodes(b *testing.B) int {

@@ -20,7 +20,7 @@ type ListQuery struct {
 	Filter     trajlog.Filter
 	DBID       string // task.db_id (indexed: sqlgym_episodes_db)
 	NotOutcome string // only episodes that ended with another outcome
-	Text       string // a substring, any case, of the question or of any step's action (not indexed: a scan)
+	Text       string // a substring, any case, of the question or of any call's SQL (the search column; see search.go)
 	Offset     int
 	Limit      int
 	CountUpTo  int // the count stops here; 0: counts every match
@@ -93,9 +93,7 @@ func listWhere(q ListQuery) ([]string, []any) {
 		add("outcome <> $?", q.NotOutcome)
 	}
 	if q.Text != "" {
-		like := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(q.Text) + "%"
-		add("(task->>'question' ILIKE $? OR EXISTS (SELECT 1 FROM sqlgym_steps st WHERE st.episode_id = e.episode_id AND "+
-			"(st.action::text ILIKE $? OR st.arguments::text ILIKE $?)))", like)
+		add("search ILIKE $?", likePattern(q.Text))
 	}
 	return where, args
 }

@@ -36,7 +36,8 @@ func extraValue(s *schemas.StepRecord) ([]byte, error) {
 	return jsonValue(stepExtra{Usage: s.Usage, Content: s.Content, Calls: s.Calls, FinishReason: s.FinishReason})
 }
 
-// encodeEpisode turns t into the values of episodeColumns. Unless ended,
+// encodeEpisode turns t into the values of episodeColumns and the search
+// column (search.go). Unless ended,
 // the episode is written as begun: no end time and no outcome, whatever t
 // holds.
 func encodeEpisode(t *schemas.Trajectory, ended bool) ([]any, error) {
@@ -74,7 +75,7 @@ func encodeEpisode(t *schemas.Trajectory, ended bool) ([]any, error) {
 	return []any{
 		t.EpisodeID, t.Task.Dataset, t.Task.TaskID, task, tags, spec, t.RewardSpecHash,
 		t.ActionFormat, t.MaxTurns, msgs, t.ServerVersion, t.StartedAt, endedAt, outcome,
-		t.FinalReward, t.TotalReward, closeComps,
+		t.FinalReward, t.TotalReward, closeComps, strings.ReplaceAll(searchText(t), "\x00", ""),
 	}, nil
 }
 

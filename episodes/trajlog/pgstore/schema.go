@@ -78,12 +78,12 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, schema string) error {
 				return err
 			}
 		}
-		for _, stmt := range ddl {
+		for _, stmt := range append(ddl[:len(ddl):len(ddl)], searchColumn...) {
 			if _, err := tx.Exec(ctx, stmt); err != nil {
 				return err
 			}
 		}
-		return nil
+		return trigramIndex(ctx, tx)
 	})
 	if err != nil {
 		return fmt.Errorf("pgstore: create tables: %w", err)

@@ -7,6 +7,7 @@
   const SVG = "http://www.w3.org/2000/svg";
   const W = 480, H = 200, L = 48, B = 24, T = 10, R = 10;
   const KEEP = 120; // the updates a chart shows
+  const MAX_MIX = 6; // the series whose outcome mix is charted: those that ended the most
   const palette = ["a", "b", "c", "d", "e", "f"];
   const metrics = [
     ["in_flight", "Episodes in flight"],
@@ -18,6 +19,7 @@
   const tag = new URLSearchParams(location.search).get("tag") || "";
   const status = document.getElementById("live-status");
   const charts = document.getElementById("live-charts");
+  const mixCharts = document.getElementById("live-mix");
   const outcomesBody = document.querySelector("#live-outcomes tbody");
   const history = [];
   const outcomes = new Map(); // "series\u0000outcome" -> count
@@ -87,6 +89,67 @@
     return fig;
   }
 
+  // outcomeChart draws one series' outcome mix over time: a bar per
+  // update that ended episodes, split into each outcome's share.
+  function outcomeChart(value, kinds) {
+    const name = tag === "" ? "all episodes" : tag + "=" + value;
+    const fig = document.createElement("figure");
+    fig.className = "chart";
+    fig.dataset.metric = "outcomes";
+    fig.dataset.series = value;
+    const cap = document.createElement("figcaption");
+    cap.textContent = "Outcome mix per update: " + name;
+    fig.appendChild(cap);
+    const svg = el("svg", { viewBox: "0 0 " + W + " " + H, width: W, height: H, role: "img" });
+    svg.appendChild(el("title", {}, "Outcome mix per update: " + name));
+    for (let i = 0; i <= 4; i++) {
+      const y = T + (H - T - B) * (1 - i / 4);
+      svg.appendChild(el("line", { class: "grid", x1: L, x2: W - R, y1: y, y2: y }));
+      svg.appendChild(el("text", { class: "axis", x: L - 4, y: y, "text-anchor": "end", "dominant-baseline": "middle" }, (i * 25) + "%"));
+    }
+    const step = (W - L - R) / KEEP;
+    const x0 = W - R - step * history.length;
+    history.forEach((p, i) => {
+      const s = p.series.find((s) => s.value === value);
+      if (!s || !s.ended || !s.outcomes) return;
+      let y = H - B;
+      kinds.forEach((o, k) => {
+        const n = s.outcomes[o] || 0;
+        if (n === 0) return;
+        const h = (H - T - B) * n / s.ended;
+        y -= h;
+        const bar = el("rect", { class: "bar s-" + palette[k % palette.length], x: (x0 + step * i).toFixed(1), y: y.toFixed(1),
+          width: Math.max(1, step - 1).toFixed(1), height: h.toFixed(1) });
+        bar.appendChild(el("title", {}, name + " " + o + ": " + n + " of " + s.ended));
+        svg.appendChild(bar);
+      });
+    });
+    fig.appendChild(svg);
+    const legend = document.createElement("p");
+    legend.className = "legend";
+    kinds.forEach((o, k) => {
+      const sw = document.createElement("span");
+      sw.className = "sw s-" + palette[k % palette.length];
+      legend.appendChild(sw);
+      legend.appendChild(document.createTextNode(" " + o + "  "));
+    });
+    fig.appendChild(legend);
+    return fig;
+  }
+
+  // outcomeCharts are the outcome mix charts of the series that ended
+  // the most episodes in the updates kept, at most MAX_MIX of them.
+  function outcomeCharts() {
+    const ended = new Map(), kinds = new Set();
+    history.forEach((p) => p.series.forEach((s) => {
+      if (!s.ended) return;
+      ended.set(s.value, (ended.get(s.value) || 0) + s.ended);
+      for (const o in s.outcomes || {}) kinds.add(o);
+    }));
+    const sorted = [...kinds].sort();
+    return [...ended.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_MIX).map(([v]) => outcomeChart(v, sorted));
+  }
+
   function drawOutcomes() {
     outcomesBody.replaceChildren();
     for (const [k, n] of [...outcomes.entries()].sort()) {
@@ -103,6 +166,7 @@
 
   function draw() {
     charts.replaceChildren(...metrics.map(([m, t]) => chart(m, t)));
+    mixCharts.replaceChildren(...outcomeCharts());
     drawOutcomes();
   }
 
