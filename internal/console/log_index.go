@@ -14,9 +14,11 @@ import (
 // DefaultIndexEpisodes bounds the episodes a LogIndex keeps: past it the
 // oldest leave the index, and list pages that reach past what it keeps
 // read the store instead. An entry costs about 260 bytes of heap plus
-// its SQL (BenchmarkLogListPageOfAMillion): some 515 MB at this default
-// for episodes of short SQL.
-const DefaultIndexEpisodes = 2_000_000
+// its SQL (BenchmarkLogListPageOfAMillion): some 260 MB at this default
+// for episodes of short SQL, the size of the server's other default
+// memory bounds (--recent-bytes, --max-live-bytes), and the million
+// episodes the list is measured on.
+const DefaultIndexEpisodes = 1_000_000
 
 // maxEntryText bounds the SQL text one index entry keeps for the text
 // search: the first 4 KiB of the episode's SQL, lowercased.
