@@ -40,9 +40,9 @@ func consoleMount(ctx context.Context, st *serveStack, mgr *episodes.Manager, li
 // current by live's tap when live is given), and a file of records by
 // scanning it.
 func consoleStore(ctx context.Context, rd trajlog.Reader, live *console.Live, indexMax int, log *zap.Logger) console.Store {
-	switch rd.(type) {
+	switch st := rd.(type) {
 	case *pgstore.Store:
-		return console.PGStore{S: rd.(*pgstore.Store)}
+		return console.PGStore{S: st}
 	case *filelog.Log, *scannedLog:
 		x := console.NewLogIndex(rd, indexMax)
 		if live != nil {
