@@ -5,12 +5,14 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // schedAt returns a scheduler brought to state by real events, with
 // running more frames started (gathering has one of its own running
-// already: a reply waits for it). The gathering timer never fires by
-// itself: a row that says so fires it (fired). The reply delay is 0
+// already: a reply waits for it). The gathering timer, on a fake clock
+// nobody moves, never fires by itself: a row that says so fires it (fired). The reply delay is 0
 // when noGather.
 func schedAt(t *testing.T, state writerState, running int, noGather bool) (*writeSched, *int) {
 	t.Helper()
@@ -19,7 +21,7 @@ func schedAt(t *testing.T, state writerState, running int, noGather bool) (*writ
 	if noGather {
 		delay = 0
 	}
-	w := newWriteSched(newConnBudget(1<<20), delay, func() { *fires++ })
+	w := newWriteSched(newConnBudget(1<<20), delay, clockwork.NewFakeClock(), func() { *fires++ })
 	t.Cleanup(w.stopTimer)
 	switch state {
 	case stateGathering:

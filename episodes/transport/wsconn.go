@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/jonboulle/clockwork"
 	"go.uber.org/zap"
 )
 
@@ -24,9 +25,9 @@ type wsConn struct {
 	w       *writeSched     // who writes what is due
 	ctx     context.Context // ends when the connection is asked to close
 	cancel  context.CancelFunc
-	pinger  *time.Timer   // makes a ping due every PingInterval
-	closing atomic.Bool   // the server has asked the connection to close
-	parsed  chan struct{} // a job tells the reader its frame is parsed
+	pinger  clockwork.Timer // makes a ping due every PingInterval
+	closing atomic.Bool     // the server has asked the connection to close
+	parsed  chan struct{}   // a job tells the reader its frame is parsed
 
 	// Only the reader goroutine touches inMessage (the pong handler runs
 	// on it, inside the read calls).
@@ -41,12 +42,12 @@ type wsConn struct {
 // MaxConnections until it is closed.
 func (s *Server) serveConn(ws *websocket.Conn) {
 	c := &wsConn{s: s, ws: ws, room: newConnBudget(s.cfg.MaxConnBytes), parsed: make(chan struct{}, 1)}
-	c.w = newWriteSched(c.room, s.cfg.ReplyDelay, c.write)
+	c.w = newWriteSched(c.room, s.cfg.ReplyDelay, s.cfg.Clock, c.write)
 	if cc := corkOf(ws); cc != nil {
 		cc.SetOnFlush(s.metrics.flushes.Inc)
 	}
 	c.ctx, c.cancel = context.WithCancel(s.base)
-	c.pinger = time.AfterFunc(math.MaxInt64, c.pingDue)
+	c.pinger = s.cfg.Clock.AfterFunc(math.MaxInt64, c.pingDue)
 	c.pinger.Reset(s.cfg.PingInterval) // armed only once c.pinger is set: pingDue re-arms it
 	if !s.track(c) {
 		c.pinger.Stop()
