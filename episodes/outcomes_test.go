@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -94,13 +96,13 @@ func TestTurnRewards(t *testing.T) {
 // once the manager's clock, moved by hand, has passed its idle timeout.
 func TestIdleEpisodeIsAbandoned(t *testing.T) {
 	const idle = 100 * time.Millisecond // Run sweeps every 10 ms
-	clock := newFakeClock()
-	h := newHarness(t, options{run: true, cfg: func(c *episodes.Config) { c.IdleTimeout, c.Now = idle, clock.now }})
+	clock := clockwork.NewFakeClock()
+	h := newHarness(t, options{run: true, cfg: func(c *episodes.Config) { c.IdleTimeout, c.Now = idle, clock.Now }})
 	c := h.dial()
 	r := reset(t, c, schemas.ResetParams{TaskID: "t/count"})
 	h.mgr.Expire(context.Background())
 	live(t, h, r.EpisodeID, "before its idle timeout")
-	clock.advance(idle + time.Nanosecond)
+	clock.Advance(idle + time.Nanosecond)
 	waitfor.Until(t, "the sweeper to abandon the idle episode", func() bool {
 		g, err := c.Episode(context.Background(), r.EpisodeID)
 		return err == nil && g.Outcome == schemas.OutcomeAbandoned
