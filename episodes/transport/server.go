@@ -64,9 +64,10 @@ type ServerConfig struct {
 	// what sqlgym serve --reply-delay 0 sets).
 	ReplyDelay time.Duration
 
-	// Clock runs the timers of a socket's life: its pings and the
-	// gathering of its replies (nil: the real clock). Tests give a fake
-	// clock and move it by hand instead of waiting.
+	// Clock runs the timers of a socket's life: its pings, the gathering
+	// of its replies and its stall timeout (nil: the real clock). Tests
+	// give a fake clock and move it by hand instead of waiting. Socket
+	// deadlines, which the operating system enforces, stay on real time.
 	Clock clockwork.Clock
 
 	// Mounts are the other surfaces the server carries beside sqlgym/1

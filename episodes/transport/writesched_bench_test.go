@@ -13,7 +13,7 @@ import (
 // ends. It reports allocations per pair, so a cost added to every reply
 // shows here.
 func BenchmarkReplyGathered(b *testing.B) {
-	w := newWriteSched(newConnBudget(1<<20), time.Hour, clockwork.NewRealClock(), func() {})
+	w := newWriteSched(newConnBudget(1<<20, clockwork.NewRealClock()), time.Hour, clockwork.NewRealClock(), func() {})
 	defer w.stopTimer()
 	reply := []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)
 	b.ReportAllocs()

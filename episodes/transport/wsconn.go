@@ -41,7 +41,7 @@ type wsConn struct {
 // upgrade request, a deep stack). The connection holds its room in
 // MaxConnections until it is closed.
 func (s *Server) serveConn(ws *websocket.Conn) {
-	c := &wsConn{s: s, ws: ws, room: newConnBudget(s.cfg.MaxConnBytes), parsed: make(chan struct{}, 1)}
+	c := &wsConn{s: s, ws: ws, room: newConnBudget(s.cfg.MaxConnBytes, s.cfg.Clock), parsed: make(chan struct{}, 1)}
 	c.w = newWriteSched(c.room, s.cfg.ReplyDelay, s.cfg.Clock, c.write)
 	if cc := corkOf(ws); cc != nil {
 		cc.SetOnFlush(s.metrics.flushes.Inc)
@@ -163,16 +163,16 @@ func (c *wsConn) waitForRoom(slots chan struct{}) bool {
 		return true
 	}
 	c.s.metrics.readPauses.Inc()
-	stall := c.s.cfg.StallTimeout
-	since := time.Now()
-	tick := time.NewTicker(stall / 4)
+	stall, clock := c.s.cfg.StallTimeout, c.s.cfg.Clock
+	since := clock.Now()
+	tick := clock.NewTicker(stall / 4)
 	defer tick.Stop()
 	for !c.room.hasRoom() {
 		select {
 		case <-c.room.roomAvail:
-		case <-tick.C:
-			if stalled, queued := c.room.stalled(stall); stalled && time.Since(since) >= stall {
-				c.dropStalled(queued, time.Since(since))
+		case <-tick.Chan():
+			if stalled, queued := c.room.stalled(stall); stalled && clock.Since(since) >= stall {
+				c.dropStalled(queued, clock.Since(since))
 				return false
 			}
 		}
