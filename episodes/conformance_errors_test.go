@@ -111,7 +111,7 @@ func conformLimits(t *testing.T, v *validator, seen *coverage) {
 		// Steps long enough that the third is sure to arrive while two are in.
 		e.Runner.QueryTimeout = time.Second
 	}, cfg: func(c *episodes.Config) {
-		c.MaxEpisodes, c.StepQueue, c.IdleTimeout, c.Now = 1, 1, idle, clock.Now
+		c.MaxEpisodes, c.StepQueue, c.IdleTimeout, c.Clock = 1, 1, idle, clock
 	}})
 	w := newWire(v, h)
 	var a schemas.ResetResult

@@ -144,7 +144,7 @@ func TestLiveBytesRefuseMoreWork(t *testing.T) {
 // idleness no longer counts in the bytes kept.
 func TestExpiredEpisodesGiveTheirBytesBack(t *testing.T) {
 	clock := clockwork.NewFakeClock()
-	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.IdleTimeout, c.Now = time.Minute, clock.Now }})
+	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.IdleTimeout, c.Clock = time.Minute, clock }})
 	c := h.dial()
 	reg := h.mgr.Metrics().Registry
 	ep := reset(t, c, schemas.ResetParams{TaskID: "t/count"}).EpisodeID

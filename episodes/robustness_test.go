@@ -177,7 +177,7 @@ func TestCloseRunsBeforeAStepSentAfterIt(t *testing.T) {
 func TestIdleClockStartsWhenAStepEnds(t *testing.T) {
 	const idle = time.Minute
 	clock := clockwork.NewFakeClock()
-	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.IdleTimeout, c.Now = idle, clock.Now }})
+	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.IdleTimeout, c.Clock = idle, clock }})
 	c := h.dial()
 	ep := reset(t, c, schemas.ResetParams{TaskID: "t/count"})
 	ctx := context.Background()
