@@ -33,11 +33,11 @@ var allowed = map[string][]string{
 	"examples/python":   {}, // test-only: runs the Python client against a built server
 	"episodes/client":   {mod + "schemas", mod + "internal/corkconn", "github.com/gorilla/websocket", "github.com/goccy/go-json"},
 	"episodes": {mod + "env", mod + "env/sqltext", mod + "tools", mod + "reward", mod + "reward/judge",
-		mod + "schemas", "go.uber.org/zap", "github.com/prometheus/client_golang", mod + "episodes/trajlog"},
+		mod + "schemas", "go.uber.org/zap", "github.com/prometheus/client_golang", "github.com/jonboulle/clockwork", mod + "episodes/trajlog"},
 	"episodes/jsonrpc": {mod + "episodes", mod + "schemas", mod + "internal/jsonscan", "github.com/prometheus/client_golang",
 		"golang.org/x/sync/errgroup"},
 	"episodes/transport": {mod + "episodes/jsonrpc", mod + "internal/corkconn", "github.com/gorilla/websocket", "go.uber.org/zap",
-		"github.com/prometheus/client_golang", "golang.org/x/sync/semaphore"},
+		"github.com/prometheus/client_golang", "golang.org/x/sync/semaphore", "github.com/jonboulle/clockwork"},
 	"episodes/openenv": {mod + "episodes", mod + "schemas", "github.com/gorilla/websocket", "github.com/invopop/jsonschema",
 		"github.com/prometheus/client_golang"},
 	"episodes/mcpserver": {mod + "episodes", mod + "schemas", "github.com/modelcontextprotocol/go-sdk", "go.uber.org/zap",
