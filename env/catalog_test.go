@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/sqlgym/sqlgym/env"
@@ -89,21 +90,24 @@ func TestCatalogOpensWithoutHoldingUpOthers(t *testing.T) {
 }
 
 // TestCatalogWaitEndsWithItsContext: a call waiting for another's open
-// gives up with its own context.
+// gives up with its own context. It runs on synctest's clock: the
+// context's deadline passes once every goroutine of the test waits.
 func TestCatalogWaitEndsWithItsContext(t *testing.T) {
-	ds := twoDatabases(t)
-	eng := &gatedEngine{Engine: sqlite.New(sqlite.Config{}), held: ds.DBs["slow"],
-		gate: make(chan struct{}), entered: make(chan struct{})}
-	c := env.NewCatalog(eng)
-	defer c.Close()
-	done := make(chan struct{})
-	go func() { defer close(done); c.DB(context.Background(), ds, "slow") }()
-	<-eng.entered
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
-	defer cancel()
-	if _, err := c.DB(ctx, ds, "slow"); err == nil {
-		t.Fatal("a wait whose context ended returned a database")
-	}
-	close(eng.gate)
-	<-done
+	synctest.Test(t, func(t *testing.T) {
+		ds := twoDatabases(t)
+		eng := &gatedEngine{Engine: sqlite.New(sqlite.Config{}), held: ds.DBs["slow"],
+			gate: make(chan struct{}), entered: make(chan struct{})}
+		c := env.NewCatalog(eng)
+		defer c.Close()
+		done := make(chan struct{})
+		go func() { defer close(done); c.DB(context.Background(), ds, "slow") }()
+		<-eng.entered
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if _, err := c.DB(ctx, ds, "slow"); err == nil {
+			t.Fatal("a wait whose context ended returned a database")
+		}
+		close(eng.gate)
+		<-done
+	})
 }

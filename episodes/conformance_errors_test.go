@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/internal/stack"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -103,13 +105,13 @@ func conformEnvelopes(w *wire) {
 // and the internal error of a step whose record cannot be written.
 func conformLimits(t *testing.T, v *validator, seen *coverage) {
 	const idle = time.Second
-	clock := newFakeClock()
+	clock := clockwork.NewFakeClock()
 	h := newHarness(t, options{engines: func(e *stack.EngineConfig) {
 		shortTimeouts(e)
 		// Steps long enough that the third is sure to arrive while two are in.
 		e.Runner.QueryTimeout = time.Second
 	}, cfg: func(c *episodes.Config) {
-		c.MaxEpisodes, c.StepQueue, c.IdleTimeout, c.Now = 1, 1, idle, clock.now
+		c.MaxEpisodes, c.StepQueue, c.IdleTimeout, c.Clock = 1, 1, idle, clock
 	}})
 	w := newWire(v, h)
 	var a schemas.ResetResult
@@ -129,7 +131,7 @@ func conformLimits(t *testing.T, v *validator, seen *coverage) {
 
 	// Every reply is written after its step has let go of the queue and
 	// started the idle clock, so the episode is idle now.
-	clock.advance(idle + time.Nanosecond)
+	clock.Advance(idle + time.Nanosecond)
 	h.mgr.Expire(context.Background())
 	var g schemas.Trajectory
 	w.ok("episode.get", fmt.Sprintf(`{"episode_id":%q}`, a.EpisodeID), &g)

@@ -28,7 +28,7 @@ type deps struct {
 // newDeps takes the dependencies of episodes from a Config whose
 // defaults are set.
 func newDeps(cfg *Config, metrics *Metrics) *deps {
-	return &deps{runner: cfg.Runner, judge: cfg.Judge, recorder: cfg.Recorder, now: cfg.Now,
+	return &deps{runner: cfg.Runner, judge: cfg.Judge, recorder: cfg.Recorder, now: cfg.Clock.Now,
 		maxCallsPerTurn: cfg.MaxCallsPerTurn, version: cfg.Version, metrics: metrics, logger: cfg.Logger}
 }
 

@@ -12,16 +12,16 @@ import (
 
 // Run abandons episodes idle for longer than the idle timeout, until ctx
 // is done. It calls Expire every tenth of the timeout (at least every
-// 10 ms, at most every 30 s).
+// 10 ms, at most every 30 s) by Config.Clock.
 func (m *Manager) Run(ctx context.Context) {
 	every := min(max(m.cfg.IdleTimeout/10, 10*time.Millisecond), 30*time.Second)
-	tick := time.NewTicker(every)
+	tick := m.cfg.Clock.NewTicker(every)
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
+		case <-tick.Chan():
 			m.Expire(ctx)
 		}
 	}

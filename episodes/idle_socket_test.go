@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/jonboulle/clockwork"
 
 	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
@@ -75,35 +76,52 @@ func pingCounter(rc *rawConn) *atomic.Int64 {
 }
 
 // TestIdleSocketIsPinged: a socket with nothing to write still gets its
-// pings, each from the timer.
+// pings, each from the timer, each time the server's clock, moved by
+// hand, passes the ping interval.
 func TestIdleSocketIsPinged(t *testing.T) {
+	const interval = time.Hour
+	clock := clockwork.NewFakeClock()
 	h := newHarness(t, options{server: func(c *transport.ServerConfig) {
-		c.PingInterval = 20 * time.Millisecond
+		c.PingInterval, c.Clock = interval, clock
 		c.PongWait = 10 * time.Second // the client need not answer
 	}})
 	rc := h.raw()
 	rc.roundTrip(infoFrame)
 	pings := pingCounter(rc)
-	waitfor.Until(t, "three pings on an idle socket", func() bool { return pings.Load() >= 3 })
+	for i := range int64(3) {
+		waitTimers(t, clock, 1) // the ping timer, set again before each ping is written
+		if n := pings.Load(); n != i {
+			t.Fatalf("%d pings before the clock passed the interval %d times", n, i)
+		}
+		clock.Advance(interval)
+		waitfor.Until(t, fmt.Sprintf("ping %d on an idle socket", i+1), func() bool { return pings.Load() == i+1 })
+	}
 }
 
 // TestRepliesAndPingsShareTheWriter: replies of many frames in flight,
-// and pings due all the time, go out whole through writers started and
-// ended again and again; none is lost.
+// and pings made due while they are written, go out whole through
+// writers started and ended again and again; none is lost.
 func TestRepliesAndPingsShareTheWriter(t *testing.T) {
+	const interval = time.Hour
+	clock := clockwork.NewFakeClock()
 	h := newHarness(t, options{server: func(c *transport.ServerConfig) {
-		c.PingInterval = time.Millisecond
+		c.PingInterval, c.Clock = interval, clock
 		c.PongWait = 10 * time.Second
 	}})
 	rc := h.raw()
 	var pings atomic.Int64
 	rc.ws.SetPingHandler(func(string) error { pings.Add(1); return nil })
 	const frames, rounds = 300, 20
-	// A ping is due every millisecond, but a round of replies can be
-	// written within one on a fast machine: rounds go on, each checked
-	// whole, until a ping came during one (or the rounds run out).
+	// A ping is made due at every 30th reply read, but the server may have
+	// written a round's replies before the client reads them: rounds go
+	// on, each checked whole, until a ping came during one (or the rounds
+	// run out).
 	for round := 0; round < rounds && pings.Load() == 0; round++ {
-		repliesAndPings(t, rc.ws, frames)
+		repliesAndPings(t, rc.ws, frames, func(read int) {
+			if read%30 == 0 {
+				clock.Advance(interval)
+			}
+		})
 	}
 	if pings.Load() == 0 {
 		t.Error("no ping came while the replies were written: the test did not mix them")
@@ -111,9 +129,9 @@ func TestRepliesAndPingsShareTheWriter(t *testing.T) {
 }
 
 // repliesAndPings sends frames server.info requests on ws at once and
-// reads every reply, each once; the pings that come meanwhile go to the
-// socket's ping handler.
-func repliesAndPings(t *testing.T, ws *websocket.Conn, frames int) {
+// reads every reply, each once, calling onRead with the count read so
+// far; the pings that come meanwhile go to the socket's ping handler.
+func repliesAndPings(t *testing.T, ws *websocket.Conn, frames int, onRead func(read int)) {
 	t.Helper()
 	sent := make(chan error, 1)
 	go func() {
@@ -139,6 +157,7 @@ func repliesAndPings(t *testing.T, ws *websocket.Conn, frames int) {
 			t.Fatalf("reply %d: %.200s", len(seen)+1, b)
 		}
 		seen[id] = true
+		onRead(len(seen))
 	}
 	if err := <-sent; err != nil {
 		t.Fatal(err)

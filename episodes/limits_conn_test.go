@@ -13,11 +13,13 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/jonboulle/clockwork"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/transport"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -63,12 +65,16 @@ func sendGets(t *testing.T, ws *websocket.Conn, ep string, n int) {
 // TestClientThatNeverReadsIsClosed: a socket that sends requests and
 // reads nothing holds at most --max-conn-bytes of replies; once they have
 // waited with nothing written for --stall-timeout, the server closes it
-// with a log line, and a client on another socket notices nothing.
+// with a log line, and a client on another socket notices nothing. The
+// server's clock is moved by hand, a quarter of the stall timeout at a
+// time (the period of the stall check), until the socket is closed.
 func TestClientThatNeverReadsIsClosed(t *testing.T) {
 	core, logs := observer.New(zap.WarnLevel)
+	clock := clockwork.NewFakeClock()
 	h := newHarness(t, options{server: func(c *transport.ServerConfig) {
 		c.MaxConnBytes = 256 << 10
-		c.StallTimeout = 300 * time.Millisecond
+		c.StallTimeout, c.Clock = transport.DefaultStallTimeout, clock
+		c.PingInterval = 1000 * time.Hour // no ping comes while the clock moves
 		c.Logger = zap.New(core)
 	}})
 	honest := h.dial()
@@ -79,7 +85,10 @@ func TestClientThatNeverReadsIsClosed(t *testing.T) {
 	})
 	go sendGets(t, attacker, ep, 2000)
 	reg := h.mgr.Metrics().Registry
-	waitMetric(t, reg, "sqlgym_websocket_stalled_closes_total", func(v float64) bool { return v == 1 })
+	waitfor.Until(t, "the stalled socket to be closed", func() bool {
+		clock.Advance(transport.DefaultStallTimeout / 4)
+		return metric(t, reg, "sqlgym_websocket_stalled_closes_total") == 1
+	})
 	if got := logs.FilterMessage("closing a connection whose client reads nothing").Len(); got != 1 {
 		t.Fatalf("%d log lines about the stalled client, want 1", got)
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -141,8 +143,8 @@ func TestLiveBytesRefuseMoreWork(t *testing.T) {
 // TestExpiredEpisodesGiveTheirBytesBack: an episode abandoned for
 // idleness no longer counts in the bytes kept.
 func TestExpiredEpisodesGiveTheirBytesBack(t *testing.T) {
-	clock := newFakeClock()
-	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.IdleTimeout, c.Now = time.Minute, clock.now }})
+	clock := clockwork.NewFakeClock()
+	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.IdleTimeout, c.Clock = time.Minute, clock }})
 	c := h.dial()
 	reg := h.mgr.Metrics().Registry
 	ep := reset(t, c, schemas.ResetParams{TaskID: "t/count"}).EpisodeID
@@ -150,7 +152,7 @@ func TestExpiredEpisodesGiveTheirBytesBack(t *testing.T) {
 	if kept := metric(t, reg, keptMetric); kept < 20<<10 {
 		t.Fatalf("%v bytes kept after a 20 KB step", kept)
 	}
-	clock.advance(2 * time.Minute)
+	clock.Advance(2 * time.Minute)
 	h.mgr.Expire(context.Background())
 	if kept := metric(t, reg, keptMetric); kept != 0 {
 		t.Errorf("%v bytes kept once the idle episode was abandoned, want 0", kept)

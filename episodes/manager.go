@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/env"
@@ -79,7 +80,10 @@ type Config struct {
 	// MaxCallsPerTurn is how many calls of one step run, in order (8,
 	// at most MaxMessageCalls); the calls past it are answered as not run.
 	MaxCallsPerTurn int
-	Now             func() time.Time
+	// Clock is what steps are timed and episodes' idleness measured on,
+	// and what Run's sweep ticks on (nil: the real clock). Tests give a
+	// fake clock and move it by hand.
+	Clock clockwork.Clock
 }
 
 func (c *Config) setDefaults() {
@@ -114,8 +118,8 @@ func (c *Config) setDefaults() {
 	if c.Logger == nil {
 		c.Logger = zap.NewNop()
 	}
-	if c.Now == nil {
-		c.Now = time.Now
+	if c.Clock == nil {
+		c.Clock = clockwork.NewRealClock()
 	}
 	if c.Recorder == nil {
 		c.Recorder = discard{}
@@ -174,7 +178,7 @@ func New(cfg Config) (*Manager, error) {
 // Metrics returns the manager's Prometheus metrics.
 func (m *Manager) Metrics() *Metrics { return m.metrics }
 
-func (m *Manager) now() time.Time { return m.cfg.Now() }
+func (m *Manager) now() time.Time { return m.cfg.Clock.Now() }
 
 // session returns the live episode with the given id.
 func (m *Manager) find(id string) (*session, error) {

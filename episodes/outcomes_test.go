@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -91,16 +93,18 @@ func TestTurnRewards(t *testing.T) {
 }
 
 // TestIdleEpisodeIsAbandoned: the sweeper Run starts abandons an episode
-// once the manager's clock, moved by hand, has passed its idle timeout.
+// once the manager's clock, moved by hand, has passed its idle timeout;
+// the sweep ticks on that clock too.
 func TestIdleEpisodeIsAbandoned(t *testing.T) {
-	const idle = 100 * time.Millisecond // Run sweeps every 10 ms
-	clock := newFakeClock()
-	h := newHarness(t, options{run: true, cfg: func(c *episodes.Config) { c.IdleTimeout, c.Now = idle, clock.now }})
+	const idle = time.Minute // Run sweeps every 6 s of the clock
+	clock := clockwork.NewFakeClock()
+	h := newHarness(t, options{run: true, cfg: func(c *episodes.Config) { c.IdleTimeout, c.Clock = idle, clock }})
 	c := h.dial()
 	r := reset(t, c, schemas.ResetParams{TaskID: "t/count"})
 	h.mgr.Expire(context.Background())
 	live(t, h, r.EpisodeID, "before its idle timeout")
-	clock.advance(idle + time.Nanosecond)
+	waitTimers(t, clock, 1) // the sweep's ticker
+	clock.Advance(idle + time.Nanosecond)
 	waitfor.Until(t, "the sweeper to abandon the idle episode", func() bool {
 		g, err := c.Episode(context.Background(), r.EpisodeID)
 		return err == nil && g.Outcome == schemas.OutcomeAbandoned

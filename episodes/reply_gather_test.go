@@ -1,13 +1,17 @@
 package episodes_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -46,9 +50,12 @@ func readID(t *testing.T, rc *rawConn) int {
 
 // TestRepliesGathered: steps running on one socket at once have their
 // replies sent together, in fewer writes than replies, and every reply
-// arrives.
+// arrives. The gathering timer is on a clock nobody moves: the replies
+// wait for each other, never for it.
 func TestRepliesGathered(t *testing.T) {
-	h := newHarness(t, options{server: func(c *transport.ServerConfig) { c.ReplyDelay = time.Minute }})
+	h := newHarness(t, options{server: func(c *transport.ServerConfig) {
+		c.ReplyDelay, c.Clock = time.Minute, clockwork.NewFakeClock()
+	}})
 	reg := h.mgr.Metrics().Registry
 	rc := h.raw()
 	const n = 4
@@ -75,10 +82,13 @@ func TestRepliesGathered(t *testing.T) {
 
 // TestReplyDelayBound: a reply waits for those of the other steps its
 // socket runs no longer than the reply delay: a quick step's reply comes
-// while a slow step on the same socket still runs.
+// while a slow step on the same socket still runs, once the server's
+// clock, moved by hand, has passed the delay.
 func TestReplyDelayBound(t *testing.T) {
+	const delay = time.Minute
+	clock := clockwork.NewFakeClock()
 	h := newHarness(t, options{
-		server:  func(c *transport.ServerConfig) { c.ReplyDelay = 20 * time.Millisecond },
+		server:  func(c *transport.ServerConfig) { c.ReplyDelay, c.Clock = delay, clock },
 		engines: func(e *stack.EngineConfig) { e.Runner.QueryTimeout = 5 * time.Second },
 	})
 	reg := h.mgr.Metrics().Registry
@@ -87,10 +97,22 @@ func TestReplyDelayBound(t *testing.T) {
 	rc.sendStep(1, ids[0], neverEnds)
 	waitMetric(t, reg, "sqlgym_steps_running", func(v float64) bool { return v == 1 })
 	rc.sendStep(2, ids[1], "SELECT count(*) FROM items")
+	waitTimers(t, clock, 2) // the socket's ping timer, and its gathering timer once the quick reply waits
+	clock.Advance(delay)
 	if id := readID(t, rc); id != 2 {
 		t.Fatalf("first reply is to step %d, want the quick step 2", id)
 	}
 	if running := metric(t, reg, "sqlgym_steps_running"); running != 1 {
 		t.Errorf("%v steps running when the quick step's reply came, want the slow one still running", running)
+	}
+}
+
+// waitTimers waits until n timers are set on clock.
+func waitTimers(t *testing.T, clock *clockwork.FakeClock, n int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitfor.Timeout)
+	defer cancel()
+	if err := clock.BlockUntilContext(ctx, n); err != nil {
+		t.Fatalf("waiting for %d timers on the server's clock: %v", n, err)
 	}
 }

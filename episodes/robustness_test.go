@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/jonboulle/clockwork"
 
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/client"
@@ -170,32 +171,20 @@ func TestCloseRunsBeforeAStepSentAfterIt(t *testing.T) {
 	}
 }
 
-// fakeClock is the manager's clock in tests that move time by hand.
-type fakeClock struct{ ns atomic.Int64 }
-
-func newFakeClock() *fakeClock {
-	c := &fakeClock{}
-	c.ns.Store(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano())
-	return c
-}
-
-func (c *fakeClock) now() time.Time          { return time.Unix(0, c.ns.Load()) }
-func (c *fakeClock) advance(d time.Duration) { c.ns.Add(int64(d)) }
-
 // TestIdleClockStartsWhenAStepEnds: a long step does not eat into the
 // idle time that follows it. The manager's clock is moved by hand, and
 // Expire sweeps at chosen moments.
 func TestIdleClockStartsWhenAStepEnds(t *testing.T) {
 	const idle = time.Minute
-	clock := newFakeClock()
-	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.IdleTimeout, c.Now = idle, clock.now }})
+	clock := clockwork.NewFakeClock()
+	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.IdleTimeout, c.Clock = idle, clock }})
 	c := h.dial()
 	ep := reset(t, c, schemas.ResetParams{TaskID: "t/count"})
 	ctx := context.Background()
 	stepped := make(chan error, 1)
 	go func() { _, err := c.Step(ctx, ep.EpisodeID, execSQL(neverEnds)); stepped <- err }()
 	waitMetric(t, h.mgr.Metrics().Registry, "sqlgym_steps_running", func(v float64) bool { return v == 1 })
-	clock.advance(2 * idle) // the step takes twice the idle timeout
+	clock.Advance(2 * idle) // the step takes twice the idle timeout
 	h.mgr.Expire(ctx)
 	live(t, h, ep.EpisodeID, "while its step runs")
 	select {
@@ -208,10 +197,10 @@ func TestIdleClockStartsWhenAStepEnds(t *testing.T) {
 	}
 	h.mgr.Expire(ctx)
 	live(t, h, ep.EpisodeID, "as its step ended, twice the idle timeout after it began")
-	clock.advance(idle - time.Nanosecond)
+	clock.Advance(idle - time.Nanosecond)
 	h.mgr.Expire(ctx)
 	live(t, h, ep.EpisodeID, "just short of the idle timeout after its step ended")
-	clock.advance(2 * time.Nanosecond)
+	clock.Advance(2 * time.Nanosecond)
 	h.mgr.Expire(ctx)
 	if g, err := h.trajectory(ep.EpisodeID); err != nil || g.Outcome != schemas.OutcomeAbandoned {
 		t.Fatalf("episode idle past the timeout after its step ended: %v, %v; want abandoned", outcomeOrNil(g), err)

@@ -3,6 +3,8 @@ package valueindex
 import (
 	"runtime"
 	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // Defaults of the zero fields of Config.
@@ -48,6 +50,9 @@ type Config struct {
 	// CloseTimeout bounds how long Close waits for the builds under way
 	// to stop.
 	CloseTimeout time.Duration
+	// Clock times CloseTimeout (nil: the real clock); tests give a fake
+	// clock and move it by hand.
+	Clock clockwork.Clock
 	// Progress, when set, is told of each database's index as it is
 	// built or found; it must be safe for concurrent use.
 	Progress func(Progress)
@@ -80,6 +85,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.CloseTimeout <= 0 {
 		c.CloseTimeout = DefaultCloseTimeout
+	}
+	if c.Clock == nil {
+		c.Clock = clockwork.NewRealClock()
 	}
 	if c.Progress == nil {
 		c.Progress = func(Progress) {}

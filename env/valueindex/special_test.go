@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
@@ -118,15 +120,17 @@ func TestIndexPathHoldingADirectory(t *testing.T) {
 
 // TestCloseIsBoundedWhileABuildIsStuck: a build that never ends (here
 // blocked opening a FIFO no one writes, as an index build did when a
-// pipe stood at its path) does not hold Close past CloseTimeout; Close
-// names the build still running.
+// pipe stood at its path) does not hold Close past CloseTimeout, on a
+// clock moved by hand; Close names the build still running.
 func TestCloseIsBoundedWhileABuildIsStuck(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "stuck.fts4.sqlite")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Config{Dir: dir, CloseTimeout: 50 * time.Millisecond})
+	const closeTimeout = time.Minute
+	clock := clockwork.NewFakeClock()
+	s, err := New(Config{Dir: dir, CloseTimeout: closeTimeout, Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +144,19 @@ func TestCloseIsBoundedWhileABuildIsStuck(t *testing.T) {
 			r.Close()
 		}
 	}()
-	err = received(t, "Close", closeAsync(s))
+	closed := closeAsync(s)
+	ctx, cancel := context.WithTimeout(context.Background(), waitfor.Timeout)
+	defer cancel()
+	if err := clock.BlockUntilContext(ctx, 1); err != nil { // Close's timer
+		t.Fatalf("waiting for Close to set its timer: %v", err)
+	}
+	select {
+	case err := <-closed:
+		t.Fatalf("Close = %v before its timeout passed, with a build stuck", err)
+	default:
+	}
+	clock.Advance(closeTimeout)
+	err = received(t, "Close", closed)
 	if err == nil || !strings.Contains(err.Error(), "builds still running") || !strings.Contains(err.Error(), fifo) {
 		t.Errorf("Close = %v, want an error naming the build still running", err)
 	}

@@ -227,12 +227,12 @@ func (s *Store) Close() error {
 	s.stop()
 	stopped := make(chan struct{})
 	go func() { s.bg.Wait(); close(stopped) }()
-	timer := time.NewTimer(s.cfg.CloseTimeout)
+	timer := s.cfg.Clock.NewTimer(s.cfg.CloseTimeout)
 	defer timer.Stop()
 	var errs []error
 	select {
 	case <-stopped:
-	case <-timer.C:
+	case <-timer.Chan():
 		errs = append(errs, fmt.Errorf("value index: closed with builds still running after %s: %s",
 			s.cfg.CloseTimeout, strings.Join(s.running(), ", ")))
 	}

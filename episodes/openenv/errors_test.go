@@ -3,11 +3,11 @@ package openenv_test
 import (
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/jonboulle/clockwork"
 
 	"github.com/sqlgym/sqlgym/episodes/openenv"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
@@ -125,19 +125,15 @@ func TestCapacity(t *testing.T) {
 // unused past the idle timeout gives its room back (the Manager has
 // abandoned it by then), on a fake clock.
 func TestAbandonedHTTPEpisodeFreesItsRoom(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Unix(1_700_000_000, 0)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	s := start(t, func(c *openenv.Config) { c.MaxSessions, c.IdleTimeout, c.Now = 1, time.Minute, clock }, nil)
+	clock := clockwork.NewFakeClock()
+	s := start(t, func(c *openenv.Config) { c.MaxSessions, c.IdleTimeout, c.Now = 1, time.Minute, clock.Now }, nil)
 	if code, res := post(t, s.base+"/reset", map[string]any{}, nil); code != http.StatusOK {
 		t.Fatalf("first reset: %d %v", code, res)
 	}
 	if code, _ := post(t, s.base+"/reset", map[string]any{}, nil); code != http.StatusServiceUnavailable {
 		t.Fatalf("second reset while the first episode is fresh: %d, want 503", code)
 	}
-	mu.Lock()
-	now = now.Add(2 * time.Minute)
-	mu.Unlock()
+	clock.Advance(2 * time.Minute)
 	if code, res := post(t, s.base+"/reset", map[string]any{}, nil); code != http.StatusOK {
 		t.Fatalf("reset after the first episode idled past the timeout: %d %v", code, res)
 	}

@@ -3,6 +3,8 @@ package transport
 import (
 	"sync"
 	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // frameReserve is what a frame being run counts for at least, until its
@@ -23,7 +25,8 @@ const frameReserve = 64 << 10
 // gathers, is into the corked connection's buffer: up to corkMax bytes a
 // socket are thus on their way to the peer and no longer counted.
 type connBudget struct {
-	max int64
+	max   int64
+	clock clockwork.Clock // what progress and the stall are timed on
 
 	mu        sync.Mutex // guards the fields below
 	held      int64      // frame bytes being run + reply bytes not yet written
@@ -33,8 +36,8 @@ type connBudget struct {
 	roomAvail chan struct{}
 }
 
-func newConnBudget(max int64) *connBudget {
-	return &connBudget{max: max, progress: time.Now(), roomAvail: make(chan struct{}, 1)}
+func newConnBudget(max int64, clock clockwork.Clock) *connBudget {
+	return &connBudget{max: max, clock: clock, progress: clock.Now(), roomAvail: make(chan struct{}, 1)}
 }
 
 // signal wakes whoever waits on ch, without blocking.
@@ -81,7 +84,7 @@ func (b *connBudget) settle(c int64, n int) bool {
 // end of its n bytes.
 func (b *connBudget) wrote(n int, finished bool) {
 	b.mu.Lock()
-	b.progress = time.Now()
+	b.progress = b.clock.Now()
 	if finished {
 		b.held -= int64(n)
 		b.unwritten -= int64(n)
@@ -96,7 +99,7 @@ func (b *connBudget) wrote(n int, finished bool) {
 // writer that starts has not stalled yet, and idle is not stalled.
 func (b *connBudget) moved() {
 	b.mu.Lock()
-	b.progress = time.Now()
+	b.progress = b.clock.Now()
 	b.mu.Unlock()
 }
 
@@ -105,7 +108,7 @@ func (b *connBudget) moved() {
 func (b *connBudget) stalled(d time.Duration) (bool, int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.unwritten > 0 && time.Since(b.progress) >= d, b.unwritten
+	return b.unwritten > 0 && b.clock.Since(b.progress) >= d, b.unwritten
 }
 
 // drop gives back the n bytes of the queued replies the writer dropped,

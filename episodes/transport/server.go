@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/jonboulle/clockwork"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
@@ -62,6 +63,12 @@ type ServerConfig struct {
 	// together (0: DefaultReplyDelay; negative: none waits, which is
 	// what sqlgym serve --reply-delay 0 sets).
 	ReplyDelay time.Duration
+
+	// Clock runs the timers of a socket's life: its pings, the gathering
+	// of its replies and its stall timeout (nil: the real clock). Tests
+	// give a fake clock and move it by hand instead of waiting. Socket
+	// deadlines, which the operating system enforces, stay on real time.
+	Clock clockwork.Clock
 
 	// Mounts are the other surfaces the server carries beside sqlgym/1
 	// (OpenEnv's, MCP's).
@@ -114,6 +121,9 @@ func (c *ServerConfig) setDefaults() {
 	}
 	if c.MaxConnBytes <= 0 {
 		c.MaxConnBytes = DefaultMaxConnBytes
+	}
+	if c.Clock == nil {
+		c.Clock = clockwork.NewRealClock()
 	}
 	if c.ReplyDelay == 0 {
 		c.ReplyDelay = DefaultReplyDelay

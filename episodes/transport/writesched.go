@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // writerState is where a connection's writer stands. There is no writer
@@ -75,15 +77,16 @@ type writeSched struct {
 	// Gathering replies: while other frames of the connection run, a
 	// reply waits up to delay for theirs, so that one write sends them
 	// all (0 or less: never waits).
-	running int           // frames being run
-	delay   time.Duration // how long a reply may wait for others
-	timer   *time.Timer   // runs gathered replies' writer once delay has passed
-	armed   bool          // timer is set
-	fire    func()        // what the timer runs: the writer, when one is due (set by the connection)
+	running int             // frames being run
+	delay   time.Duration   // how long a reply may wait for others
+	clock   clockwork.Clock // the timer's
+	timer   clockwork.Timer // runs gathered replies' writer once delay has passed
+	armed   bool            // timer is set
+	fire    func()          // what the timer runs: the writer, when one is due (set by the connection)
 }
 
-func newWriteSched(budget *connBudget, delay time.Duration, fire func()) *writeSched {
-	return &writeSched{budget: budget, delay: delay, fire: fire}
+func newWriteSched(budget *connBudget, delay time.Duration, clock clockwork.Clock, fire func()) *writeSched {
+	return &writeSched{budget: budget, delay: delay, clock: clock, fire: fire}
 }
 
 // move makes the transition to, one of the table's; any other is a bug.
@@ -141,7 +144,7 @@ func (w *writeSched) arm() {
 	}
 	w.armed = true
 	if w.timer == nil {
-		w.timer = time.AfterFunc(w.delay, w.fired)
+		w.timer = w.clock.AfterFunc(w.delay, w.fired)
 		return
 	}
 	w.timer.Reset(w.delay)

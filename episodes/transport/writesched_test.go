@@ -5,12 +5,14 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // schedAt returns a scheduler brought to state by real events, with
 // running more frames started (gathering has one of its own running
-// already: a reply waits for it). The gathering timer never fires by
-// itself: a row that says so fires it (fired). The reply delay is 0
+// already: a reply waits for it). The gathering timer, on a fake clock
+// nobody moves, never fires by itself: a row that says so fires it (fired). The reply delay is 0
 // when noGather.
 func schedAt(t *testing.T, state writerState, running int, noGather bool) (*writeSched, *int) {
 	t.Helper()
@@ -19,7 +21,7 @@ func schedAt(t *testing.T, state writerState, running int, noGather bool) (*writ
 	if noGather {
 		delay = 0
 	}
-	w := newWriteSched(newConnBudget(1<<20), delay, func() { *fires++ })
+	w := newWriteSched(newConnBudget(1<<20, clockwork.NewFakeClock()), delay, clockwork.NewFakeClock(), func() { *fires++ })
 	t.Cleanup(w.stopTimer)
 	switch state {
 	case stateGathering:
@@ -139,10 +141,12 @@ func TestWriterRefusesMovesOutsideTheTable(t *testing.T) {
 
 // TestBudgetCountsFramesAndReplies: a frame counts for at least
 // frameReserve while it runs, its reply until it is written; reading
-// stops at max, replies that wait with no progress are stalled, and once
+// stops at max, replies that wait with no progress for the stall time
+// (on a clock moved by hand) are stalled, and once
 // the writer drops replies there is always room.
 func TestBudgetCountsFramesAndReplies(t *testing.T) {
-	b := newConnBudget(2 * frameReserve)
+	clock := clockwork.NewFakeClock()
+	b := newConnBudget(2*frameReserve, clock)
 	c1, c2 := b.hold(10), b.hold(3*frameReserve)
 	if c1 != frameReserve || c2 != 3*frameReserve || b.hasRoom() {
 		t.Fatalf("held %d and %d, room %v; want %d, %d and no room", c1, c2, b.hasRoom(), frameReserve, 3*frameReserve)
@@ -156,6 +160,10 @@ func TestBudgetCountsFramesAndReplies(t *testing.T) {
 	b.wrote(100, false)
 	if stalled, _ := b.stalled(time.Hour); stalled {
 		t.Error("stalled within an hour of the last progress")
+	}
+	clock.Advance(time.Hour)
+	if stalled, _ := b.stalled(time.Hour); !stalled {
+		t.Error("not stalled an hour after the last progress")
 	}
 	b.wrote(100, true)
 	if stalled, n := b.stalled(0); stalled || n != 0 || b.held != 0 {

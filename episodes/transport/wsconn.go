@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/jonboulle/clockwork"
 	"go.uber.org/zap"
 )
 
@@ -24,9 +25,9 @@ type wsConn struct {
 	w       *writeSched     // who writes what is due
 	ctx     context.Context // ends when the connection is asked to close
 	cancel  context.CancelFunc
-	pinger  *time.Timer   // makes a ping due every PingInterval
-	closing atomic.Bool   // the server has asked the connection to close
-	parsed  chan struct{} // a job tells the reader its frame is parsed
+	pinger  clockwork.Timer // makes a ping due every PingInterval
+	closing atomic.Bool     // the server has asked the connection to close
+	parsed  chan struct{}   // a job tells the reader its frame is parsed
 
 	// Only the reader goroutine touches inMessage (the pong handler runs
 	// on it, inside the read calls).
@@ -40,13 +41,13 @@ type wsConn struct {
 // upgrade request, a deep stack). The connection holds its room in
 // MaxConnections until it is closed.
 func (s *Server) serveConn(ws *websocket.Conn) {
-	c := &wsConn{s: s, ws: ws, room: newConnBudget(s.cfg.MaxConnBytes), parsed: make(chan struct{}, 1)}
-	c.w = newWriteSched(c.room, s.cfg.ReplyDelay, c.write)
+	c := &wsConn{s: s, ws: ws, room: newConnBudget(s.cfg.MaxConnBytes, s.cfg.Clock), parsed: make(chan struct{}, 1)}
+	c.w = newWriteSched(c.room, s.cfg.ReplyDelay, s.cfg.Clock, c.write)
 	if cc := corkOf(ws); cc != nil {
 		cc.SetOnFlush(s.metrics.flushes.Inc)
 	}
 	c.ctx, c.cancel = context.WithCancel(s.base)
-	c.pinger = time.AfterFunc(math.MaxInt64, c.pingDue)
+	c.pinger = s.cfg.Clock.AfterFunc(math.MaxInt64, c.pingDue)
 	c.pinger.Reset(s.cfg.PingInterval) // armed only once c.pinger is set: pingDue re-arms it
 	if !s.track(c) {
 		c.pinger.Stop()
@@ -162,16 +163,16 @@ func (c *wsConn) waitForRoom(slots chan struct{}) bool {
 		return true
 	}
 	c.s.metrics.readPauses.Inc()
-	stall := c.s.cfg.StallTimeout
-	since := time.Now()
-	tick := time.NewTicker(stall / 4)
+	stall, clock := c.s.cfg.StallTimeout, c.s.cfg.Clock
+	since := clock.Now()
+	tick := clock.NewTicker(stall / 4)
 	defer tick.Stop()
 	for !c.room.hasRoom() {
 		select {
 		case <-c.room.roomAvail:
-		case <-tick.C:
-			if stalled, queued := c.room.stalled(stall); stalled && time.Since(since) >= stall {
-				c.dropStalled(queued, time.Since(since))
+		case <-tick.Chan():
+			if stalled, queued := c.room.stalled(stall); stalled && clock.Since(since) >= stall {
+				c.dropStalled(queued, clock.Since(since))
 				return false
 			}
 		}

@@ -2,12 +2,12 @@ package filelog
 
 import (
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"go.uber.org/goleak"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 func TestOpenRefusesAnUnknownDurability(t *testing.T) {
@@ -54,25 +54,35 @@ func TestIntervalDurabilityEndDoesNotWait(t *testing.T) {
 }
 
 // The interval flusher fsyncs what End left unsynced without anyone
-// asking, and Close stops it.
+// asking, once each SyncInterval, and Close stops it. It runs on
+// synctest's clock, which moves only when every goroutine of the test
+// waits: a sleep of the interval is one tick of the flusher's ticker.
 func TestIntervalFlusherSyncsAndStops(t *testing.T) {
-	l := mustOpen(t, t.TempDir(), Options{Durability: trajlog.DurabilityInterval, SyncInterval: time.Millisecond})
-	for round := range 3 {
-		play(t, l, round, 2, false)
-		written := l.BytesWritten()
-		waitfor.Until(t, "the log synced up to what was written", func() bool { return l.syncedUpTo() >= written })
-		if got := l.Stats().Fsyncs; got < int64(round+1) {
-			t.Errorf("round %d: %d bytes synced by %d fsyncs", round, written, got)
+	synctest.Test(t, func(t *testing.T) {
+		const interval = time.Second
+		l := mustOpen(t, t.TempDir(), Options{Durability: trajlog.DurabilityInterval, SyncInterval: interval})
+		for round := range 3 {
+			play(t, l, round, 2, false)
+			written := l.BytesWritten()
+			synctest.Wait() // the flusher waits for its tick; the clock has not moved
+			if synced := l.syncedUpTo(); synced >= written {
+				t.Fatalf("round %d: %d of %d bytes synced before the interval passed", round, synced, written)
+			}
+			time.Sleep(interval)
+			synctest.Wait() // the tick's fsync is done
+			if synced, fsyncs := l.syncedUpTo(), l.Stats().Fsyncs; synced < written || fsyncs != int64(round+1) {
+				t.Errorf("round %d: %d of %d bytes synced by %d fsyncs after %d intervals", round, synced, written, fsyncs, round+1)
+			}
 		}
-	}
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-l.flushDone:
-	default:
-		t.Error("Close returned with the flusher running")
-	}
+		if err := l.Close(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-l.flushDone:
+		default:
+			t.Error("Close returned with the flusher running")
+		}
+	})
 	goleak.VerifyNone(t)
 }
 
