@@ -13,18 +13,4 @@ import "github.com/sqlgym/sqlgym/internal/jsonscan"
 // soleSQL returns the string of arguments that are exactly one "sql" key
 // (spelled so: another spelling takes the general path) holding a JSON
 // string, with any white space around the tokens.
-func soleSQL(raw []byte) (string, bool) {
-	s := jsonscan.New(raw)
-	var sql string
-	keys := 0
-	ok := s.Object(func(key []byte) bool {
-		keys++
-		if keys > 1 || string(key) != "sql" {
-			return false
-		}
-		var ok bool
-		sql, ok = s.Text()
-		return ok
-	})
-	return sql, ok && keys == 1 && s.End()
-}
+func soleSQL(raw []byte) (string, bool) { return jsonscan.SoleString(raw, "sql") }

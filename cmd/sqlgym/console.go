@@ -36,8 +36,9 @@ func consoleMount(ctx context.Context, st *serveStack, mgr *episodes.Manager, li
 }
 
 // consoleStore reads the PostgreSQL store through its indexes, the file
-// log through the console's index of it (built in the background, kept
-// current by live's tap when live is given), and a file of records by
+// log through the console's index of it (built in the background when a
+// page first reads it, then kept current by live's tap when live is
+// given), and a file of records by
 // scanning it.
 func consoleStore(ctx context.Context, rd trajlog.Reader, live *console.Live, indexMax int, log *zap.Logger) console.Store {
 	switch st := rd.(type) {
@@ -48,11 +49,11 @@ func consoleStore(ctx context.Context, rd trajlog.Reader, live *console.Live, in
 		if live != nil {
 			live.OnEnd(x.Ended)
 		}
-		go func() {
-			if err := x.Build(ctx); err != nil && ctx.Err() == nil {
+		x.BuildOnFirstUse(ctx, func(err error) {
+			if ctx.Err() == nil {
 				log.Warn("console: the list reads the log without an index", zap.Error(err))
 			}
-		}()
+		})
 		return x
 	}
 	return console.ReaderStore{R: rd}

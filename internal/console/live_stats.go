@@ -43,10 +43,26 @@ type stats struct {
 	eps       map[string][]seriesKey // live episodes and their series
 	inFlight  map[seriesKey]int
 	cur       map[seriesKey]*window
+	sets      map[string][]seriesKey // a Tags value's series, parsed once (maxTagSets)
 }
 
 func newStats(maxSeries int) *stats {
-	return &stats{maxSeries: maxSeries, eps: map[string][]seriesKey{}, inFlight: map[seriesKey]int{}, cur: map[seriesKey]*window{}}
+	return &stats{maxSeries: maxSeries, eps: map[string][]seriesKey{}, inFlight: map[seriesKey]int{},
+		cur: map[seriesKey]*window{}, sets: map[string][]seriesKey{}}
+}
+
+// seriesSet is seriesOf(raw), parsed once for every episode that carries
+// the same Tags value. The caller holds mu; the slice is never changed.
+func (s *stats) seriesSet(raw json.RawMessage) []seriesKey {
+	if ks, ok := s.sets[string(raw)]; ok {
+		return ks
+	}
+	ks := s.seriesOf(raw)
+	if len(s.sets) >= maxTagSets {
+		clear(s.sets)
+	}
+	s.sets[string(raw)] = ks
+	return ks
 }
 
 // seriesOf are the series an episode of these tags counts in.
@@ -77,10 +93,11 @@ func (s *stats) admit(k seriesKey) seriesKey {
 }
 
 func (s *stats) begin(id string, tags json.RawMessage) {
-	ks := s.seriesOf(tags) // parsed before the lock
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i, k := range ks {
+	set := s.seriesSet(tags)
+	ks := make([]seriesKey, len(set))
+	for i, k := range set {
 		ks[i] = s.admit(k)
 		s.inFlight[ks[i]]++
 	}

@@ -2,9 +2,11 @@ package console
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
@@ -38,9 +40,21 @@ type LogIndex struct {
 	dropped int // entries that left the index (the oldest)
 	entries []entry
 	ids     map[string]int // id -> position in entries, shifted by dropped
-	tasks   map[string]*taskInfo
+	tasks   map[taskKey]*taskInfo
 	strs    map[string]string
+	tagSets map[string][]string // a Tags value's list, interned: episodes of a run share one
+
+	active atomic.Bool // the index is being built and kept: Ended adds to it
+	once   sync.Once
+	start  func() // BuildOnFirstUse's build, run once by the first page
 }
+
+// maxTagSets bounds the distinct Tags values whose lists the index keeps
+// parsed; past it the set starts anew.
+const maxTagSets = 4096
+
+// taskKey names a task: its dataset and id.
+type taskKey struct{ dataset, id string }
 
 // taskInfo is a task as the index keeps it once for all its episodes:
 // its view and its question lowercased, for the text search.
@@ -67,7 +81,7 @@ func NewLogIndex(r trajlog.Reader, max int) *LogIndex {
 		max = DefaultIndexEpisodes
 	}
 	return &LogIndex{ReaderStore: ReaderStore{R: r}, max: max, ids: map[string]int{},
-		tasks: map[string]*taskInfo{}, strs: map[string]string{}}
+		tasks: map[taskKey]*taskInfo{}, strs: map[string]string{}, tagSets: map[string][]string{}}
 }
 
 // Build reads the store once into the index. Until it returns, list
@@ -86,8 +100,44 @@ func (x *LogIndex) Build(ctx context.Context) error {
 	return nil
 }
 
-// Ended adds an episode that has just ended (Live's tap calls it).
-func (x *LogIndex) Ended(t *schemas.Trajectory) { x.add(t) }
+// BuildOnFirstUse defers the index to the first page that reads it: that
+// page starts Build in the background (its error, if any, to failed) and
+// reads the store meanwhile; from then on Ended keeps the index current.
+// A server whose console nobody opens thus spends nothing on the index,
+// neither its build nor a step's share of it (docs/console.md).
+func (x *LogIndex) BuildOnFirstUse(ctx context.Context, failed func(error)) {
+	x.start = func() {
+		x.active.Store(true)
+		go func() {
+			if err := x.Build(ctx); err != nil {
+				failed(err)
+			}
+		}()
+	}
+}
+
+// Ready reports whether the index has been built: its pages no longer
+// read the store (unless they reach past what it keeps).
+func (x *LogIndex) Ready() bool {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.ready
+}
+
+// use starts the deferred build, once, if there is one.
+func (x *LogIndex) use() {
+	if x.start != nil {
+		x.once.Do(x.start)
+	}
+}
+
+// Ended adds an episode that has just ended (Live's tap calls it), once
+// the index is in use.
+func (x *LogIndex) Ended(t *schemas.Trajectory) {
+	if x.start == nil || x.active.Load() {
+		x.add(t)
+	}
+}
 
 func (x *LogIndex) add(t *schemas.Trajectory) {
 	x.mu.Lock()
@@ -95,15 +145,13 @@ func (x *LogIndex) add(t *schemas.Trajectory) {
 	if _, ok := x.ids[t.EpisodeID]; ok {
 		return
 	}
-	task := x.tasks[t.Task.Dataset+"\x00"+t.Task.TaskID]
+	key := taskKey{t.Task.Dataset, t.Task.TaskID}
+	task := x.tasks[key]
 	if task == nil || task.TaskView != t.Task {
 		task = &taskInfo{TaskView: t.Task, question: strings.ToLower(t.Task.Question)}
-		x.tasks[t.Task.Dataset+"\x00"+t.Task.TaskID] = task
+		x.tasks[key] = task
 	}
-	tags := tagList(t.Tags)
-	for i, s := range tags {
-		tags[i] = x.intern(s)
-	}
+	tags := x.tagSet(t.Tags)
 	x.ids[t.EpisodeID] = x.dropped + len(x.entries)
 	x.entries = append(x.entries, entry{id: t.EpisodeID, task: task, outcome: x.intern(t.Outcome), tags: tags, text: sqlText(t.Steps),
 		reward: t.TotalReward, started: t.StartedAt.UnixNano(), turns: int32(len(t.Steps))})
@@ -115,6 +163,24 @@ func (x *LogIndex) add(t *schemas.Trajectory) {
 		x.entries = append(x.entries[:0:0], x.entries[drop:]...)
 		x.dropped += drop
 	}
+}
+
+// tagSet is the sorted key=value list of a Tags value, its strings
+// interned, parsed once for every episode that carries the same value.
+// The caller holds mu; the list is shared and never changed.
+func (x *LogIndex) tagSet(raw json.RawMessage) []string {
+	if tags, ok := x.tagSets[string(raw)]; ok {
+		return tags
+	}
+	tags := tagList(raw)
+	for i, s := range tags {
+		tags[i] = x.intern(s)
+	}
+	if len(x.tagSets) >= maxTagSets {
+		clear(x.tagSets)
+	}
+	x.tagSets[string(raw)] = tags
+	return tags
 }
 
 func (x *LogIndex) intern(s string) string {
@@ -145,6 +211,7 @@ func sqlText(steps []schemas.StepRecord) string {
 // List reads a page from the index; a page before the index is built,
 // past what it keeps, or with unfinished episodes reads the store.
 func (x *LogIndex) List(ctx context.Context, q Query) (*Page, error) {
+	x.use()
 	x.mu.RLock()
 	if !x.ready || q.Incomplete {
 		x.mu.RUnlock()
@@ -234,6 +301,7 @@ func hasTag(tags []string, want string) bool {
 // Episode reads one episode: through the index, only the log's segments
 // whose time range holds its start.
 func (x *LogIndex) Episode(ctx context.Context, id string) (*trajlog.Record, error) {
+	x.use()
 	x.mu.RLock()
 	pos, ok := x.ids[id]
 	var e entry

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/internal/jsonscan"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -169,6 +170,9 @@ func tagList(raw json.RawMessage) []string {
 
 // sqlOf is the sql argument of a call, or "".
 func sqlOf(args json.RawMessage) string {
+	if sql, ok := jsonscan.SoleString(args, "sql"); ok {
+		return sql
+	}
 	var a struct {
 		SQL string `json:"sql"`
 	}

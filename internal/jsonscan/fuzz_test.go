@@ -24,7 +24,22 @@ func FuzzScanner(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		agreeTree(t, raw)
 		agreeProbe(t, raw)
+		agreeSole(t, raw)
 	})
+}
+
+// agreeSole checks SoleString: what it reads, encoding/json reads as an
+// object of that one member holding that string.
+func agreeSole(t *testing.T, raw []byte) {
+	t.Helper()
+	got, ok := SoleString(raw, "sql")
+	if !ok {
+		return
+	}
+	var want map[string]any
+	if err := json.Unmarshal(raw, &want); err != nil || len(want) != 1 || want["sql"] != got {
+		t.Fatalf("SoleString read %q as %q; encoding/json reads %#v (%v)", raw, got, want, err)
+	}
 }
 
 // agreeTree checks the scanner's reading of raw as one value against

@@ -517,3 +517,23 @@ func (s *Scanner) digits() bool {
 
 // at reports whether the next byte, white space included, is c.
 func (s *Scanner) at(c byte) bool { return s.i < len(s.b) && s.b[s.i] == c }
+
+// SoleString returns the string b holds when b is an object of exactly
+// one member, spelled name (another spelling is not handled here), whose
+// value is a JSON string, with any white space around the tokens: the
+// arguments of nearly every tool call, {"sql": "..."}.
+func SoleString(b []byte, name string) (string, bool) {
+	s := New(b)
+	var text string
+	members := 0
+	ok := s.Object(func(key []byte) bool {
+		members++
+		if members > 1 || string(key) != name {
+			return false
+		}
+		var ok bool
+		text, ok = s.Text()
+		return ok
+	})
+	return text, ok && members == 1 && s.End()
+}
