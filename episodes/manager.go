@@ -148,7 +148,7 @@ func New(cfg Config) (*Manager, error) {
 		return nil, fmt.Errorf("new manager: no dataset")
 	}
 	m := &Manager{cfg: cfg, datasets: map[string]*env.Dataset{}, live: map[string]*session{},
-		recent: newRecentSet(cfg.RecentEpisodes, cfg.RecentBytes), metrics: NewMetrics(),
+		recent: newRecentSet(cfg.RecentEpisodes, cfg.RecentBytes), metrics: newMetrics(),
 		specHash: reward.Hash(cfg.Reward), kept: keptBytes{max: cfg.MaxLiveBytes}}
 	m.deps = newDeps(&m.cfg, m.metrics)
 	m.metrics.watchKept(m.kept.used.Load)

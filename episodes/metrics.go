@@ -30,11 +30,11 @@ type Metrics struct {
 	bytes  func() int64 // the trajectory store's bytes written; nil when it does not count them
 }
 
-// NewMetrics registers sqlgym's metrics on a new registry, with
+// newMetrics registers sqlgym's metrics on a new registry, with
 // Prometheus' process collector (process_cpu_seconds_total,
 // process_resident_memory_bytes, ...) and Go collector (go_*), which
 // sqlgym bench reads for the server's CPU per step and memory.
-func NewMetrics() *Metrics {
+func newMetrics() *Metrics {
 	m := &Metrics{Registry: prometheus.NewRegistry()}
 	f := func(c prometheus.Collector) { m.Registry.MustRegister(c) }
 	m.startedTotal = prometheus.NewCounter(prometheus.CounterOpts{Name: "sqlgym_episodes_started_total", Help: "Episodes started."})

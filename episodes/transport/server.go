@@ -380,12 +380,12 @@ func (s *Server) Listener(ln net.Listener) net.Listener {
 	return WrapListener(limit(ln, s.cfg.MaxTCPConnections, s.metrics, s.cfg.Logger))
 }
 
-// HTTPServer returns the HTTP server Serve runs: Handler's routes, a
+// httpServer returns the HTTP server Serve runs: Handler's routes, a
 // request's headers read within HeaderTimeout and the whole request
 // within PongWait (the RPC body's own reading may wait longer for the
 // reading budget), and a keep-alive connection closed once it has waited
 // IdleConnTimeout for its next request.
-func (s *Server) HTTPServer() *http.Server {
+func (s *Server) httpServer() *http.Server {
 	return &http.Server{Handler: s.Handler(), ReadHeaderTimeout: s.cfg.HeaderTimeout, ReadTimeout: s.cfg.PongWait,
 		IdleTimeout: s.cfg.IdleConnTimeout}
 }
@@ -393,7 +393,7 @@ func (s *Server) HTTPServer() *http.Server {
 // Serve serves on ln until ctx is done, then shuts down gracefully within
 // grace: the listener closes, sockets get a close frame, steps finish.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
-	hs := s.HTTPServer()
+	hs := s.httpServer()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(s.Listener(ln)) }()
 	select {
