@@ -75,11 +75,7 @@ type consoleFlags struct {
 func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("console", stderr)
 	var f consoleFlags
-	fs.Var(&f.stack.datasets, "dataset", "the datasets the episodes played, `[NAME=]FORMAT:PATH` as for serve (repeatable): "+
-		"episode pages then show the gold and its result beside the submission")
-	fs.StringVar(&f.stack.dataDir, "data-dir", defaultDataDir, "where the trajectory log is")
-	fs.StringVar(&f.stack.trajectories, "trajectories", "", "read episodes from a postgres:// URL or a file of trajectory records instead of --data-dir")
-	f.stack.registerDBPool(fs)
+	f.stack.registerLogReader(fs, "episode pages then show the gold and its result beside the submission")
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8766", "address to listen on")
 	fs.StringVar(&f.token, "token", "", "the token the login form asks for (empty: no login, allowed on a loopback --addr only)")
 	fs.BoolVar(&f.insecure, "insecure", false, "serve without --token on a non-loopback --addr (logged as a warning)")

@@ -47,6 +47,32 @@ func (f *exportFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "write to this `file` (default: standard output, with the report on standard error)")
 }
 
+// chatOptions checks the flags that shape the file (--format,
+// --best-per-task, --target and the chat options, --out where the target
+// needs it) and returns the chat options they give.
+func (f *exportFlags) chatOptions() (export.ChatOptions, error) {
+	if !slices.Contains(export.Formats(), f.format) {
+		return export.ChatOptions{}, usageError{fmt.Sprintf("export: --format must be one of %s, got %q", strings.Join(export.Formats(), ", "), f.format)}
+	}
+	if f.bestPerTask < 0 {
+		return export.ChatOptions{}, usageError{"export: --best-per-task must be >= 0"}
+	}
+	target, err := export.ResolveTarget(f.format, f.target)
+	if err != nil {
+		return export.ChatOptions{}, usageError{"export: --target: " + err.Error()}
+	}
+	chat := export.ChatOptions{Target: target, Arguments: f.arguments, TextActions: f.textActions, SplitCalls: f.splitCalls}
+	if f.format != export.FormatRaw {
+		if _, err := chat.Resolve(); err != nil {
+			return export.ChatOptions{}, usageError{"export: " + err.Error()}
+		}
+	}
+	if target == export.TargetLlamaFactory && f.out == "" {
+		return export.ChatOptions{}, usageError{"export: --target llamafactory needs --out: its dataset_info.json entry is written beside the file"}
+	}
+	return chat, nil
+}
+
 // runExport writes training files from the recorded episodes and reports
 // what each filter kept and dropped, and the damage found in the log.
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -56,25 +82,11 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if !slices.Contains(export.Formats(), f.format) {
-		return usageError{fmt.Sprintf("export: --format must be one of %s, got %q", strings.Join(export.Formats(), ", "), f.format)}
-	}
-	if f.bestPerTask < 0 {
-		return usageError{"export: --best-per-task must be >= 0"}
-	}
-	target, err := export.ResolveTarget(f.format, f.target)
+	chat, err := f.chatOptions()
 	if err != nil {
-		return usageError{"export: --target: " + err.Error()}
+		return err
 	}
-	chat := export.ChatOptions{Target: target, Arguments: f.arguments, TextActions: f.textActions, SplitCalls: f.splitCalls}
-	if f.format != export.FormatRaw {
-		if _, err := chat.Resolve(); err != nil {
-			return usageError{"export: " + err.Error()}
-		}
-	}
-	if target == export.TargetLlamaFactory && f.out == "" {
-		return usageError{"export: --target llamafactory needs --out: its dataset_info.json entry is written beside the file"}
-	}
+	target := chat.Target
 	sel, err := f.filter.filter()
 	if err != nil {
 		return err

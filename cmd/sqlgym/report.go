@@ -31,14 +31,28 @@ type reportFlags struct {
 	html    string
 }
 
+// makeOut makes the --out folder where one is given, and reads the token
+// usage from it when --usage names no other file.
+func (f *reportFlags) makeOut() error {
+	if f.out == "" {
+		return nil
+	}
+	if f.usage == "" {
+		f.usage = filepath.Join(f.out, rollout.UsageFile)
+	}
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	return nil
+}
+
+// runReport prints the report of the selected episodes (one per value of
+// --by, or two runs side by side with --compare), writes it under --out
+// and as web pages under --html, and reports the damage found in the log.
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("report", stderr)
 	var f reportFlags
-	fs.Var(&f.stack.datasets, "dataset", "the datasets the episodes played, `[NAME=]FORMAT:PATH` as for serve (repeatable): "+
-		"the self-consistency vote then compares result sets, run again here (without: the submitted SQL text)")
-	fs.StringVar(&f.stack.dataDir, "data-dir", defaultDataDir, "where the trajectory log is")
-	fs.StringVar(&f.stack.trajectories, "trajectories", "", "read episodes from a postgres:// URL or a file of trajectory records instead of --data-dir")
-	f.stack.registerDBPool(fs)
+	f.stack.registerLogReader(fs, "the self-consistency vote then compares result sets, run again here (without: the submitted SQL text)")
 	f.filter.register(fs)
 	f.damage.register(fs)
 	fs.StringVar(&f.by, "by", "", "one report per value of this `TAG` (an RL run's policy version, say)")
@@ -61,13 +75,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if f.usage == "" && f.out != "" {
-		f.usage = filepath.Join(f.out, rollout.UsageFile)
-	}
-	if f.out != "" {
-		if err := os.MkdirAll(f.out, 0o755); err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
+	if err := f.makeOut(); err != nil {
+		return err
 	}
 	rd, closer, err := openTrajectoryReader(ctx, f.stack.trajectories, f.stack.dataDir)
 	if err != nil {

@@ -18,6 +18,17 @@ import (
 	"github.com/sqlgym/sqlgym/internal/rollout"
 )
 
+// registerLogReader registers the flags of a command that reads the
+// recorded episodes beside their datasets (report, console): --dataset,
+// whose help ends with what the datasets give it (then), --data-dir,
+// --trajectories and the databases' connection bounds.
+func (s *stackFlags) registerLogReader(fs *flag.FlagSet, then string) {
+	fs.Var(&s.datasets, "dataset", "the datasets the episodes played, `[NAME=]FORMAT:PATH` as for serve (repeatable): "+then)
+	fs.StringVar(&s.dataDir, "data-dir", defaultDataDir, "where the trajectory log is")
+	fs.StringVar(&s.trajectories, "trajectories", "", "read episodes from a postgres:// URL or a file of trajectory records instead of --data-dir")
+	s.registerDBPool(fs)
+}
+
 // openTrajectoryReader opens where episodes were recorded, for reading:
 // the PostgreSQL store for a postgres:// URL, a file of trajectory
 // records (a raw export, a rescored file) for any other value, else the
