@@ -29,6 +29,9 @@ const (
 	// samples (8,192).
 	DefaultMaxEpisodes = 65536
 	DefaultRecentBytes = 256 << 20
+	// DefaultStepQueue is how many steps of one episode may wait their
+	// turn at once; the protocol names it fixed (docs/protocol.md).
+	DefaultStepQueue = 16
 )
 
 // Defaults of an episode's shape and of how long the Manager keeps it.
@@ -76,7 +79,7 @@ type Config struct {
 	// TrajectoryStore says where ended episodes are recorded, for the
 	// error of an episode.get whose record is no longer held in memory.
 	TrajectoryStore string
-	StepQueue       int // steps of one episode waiting at once (16)
+	StepQueue       int // steps of one episode waiting at once (DefaultStepQueue)
 	// MaxCallsPerTurn is how many calls of one step run, in order (8,
 	// at most MaxMessageCalls); the calls past it are answered as not run.
 	MaxCallsPerTurn int
@@ -96,7 +99,7 @@ func (c *Config) setDefaults() {
 	def(&c.MaxTurnsLimit, DefaultMaxTurnsLimit)
 	def(&c.MaxEpisodes, DefaultMaxEpisodes)
 	def(&c.RecentEpisodes, DefaultRecentEpisodes)
-	def(&c.StepQueue, 16)
+	def(&c.StepQueue, DefaultStepQueue)
 	def(&c.MaxCallsPerTurn, DefaultMaxCallsPerTurn)
 	c.MaxCallsPerTurn = min(c.MaxCallsPerTurn, MaxMessageCalls)
 	def(&c.MaxTagsBytes, DefaultMaxTagsBytes)
