@@ -11,5 +11,5 @@
 //
 // Data flows one way: socket (transport) -> dispatcher (jsonrpc) -> manager -> session ->
 // tool -> database, and back as an observation and a reward; every reset,
-// step and end is handed to the Recorder on the way out.
+// step and end is handed to Config.Recorder (a trajlog.Writer) on the way out.
 package episodes

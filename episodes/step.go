@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/reward"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -122,6 +123,11 @@ func (s *session) run(ctx context.Context, call tools.Call) (reward.Turn, effect
 		return reward.TurnRepeat, eff, nil
 	}
 	return reward.TurnOK, eff, nil
+}
+
+// toolError is the observation error for a failed submission.
+func toolError(qe *env.QueryError) *schemas.ToolError {
+	return &schemas.ToolError{Code: tools.ErrorCode(qe), Message: qe.Message}
 }
 
 // submit scores the submitted SQL against the gold.
