@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/env/datasets"
-	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/reward/evaluate"
 	"github.com/sqlgym/sqlgym/reward/judge"
 )
@@ -50,7 +49,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	catalog := f.engine.catalog(sqlite.New(sqlite.Config{}), 0)
+	catalog := f.engine.catalog(0)
 	defer catalog.Close()
 	bar := newProgress(stderr, "check")
 	rep, err := evaluate.Check(ctx, ds, evaluate.CheckConfig{

@@ -197,7 +197,7 @@ func TestMySQLCapacityWarning(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		catalog := m.catalog(sqlite.New(sqlite.Config{}), 0)
+		catalog := m.catalog(0)
 		db, err := catalog.DB(context.Background(), ds, ds.Tasks[0].DBID)
 		if err != nil || db == nil {
 			t.Fatal(err)

@@ -16,6 +16,8 @@ import (
 	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/env/mysql"
 	"github.com/sqlgym/sqlgym/env/postgres"
+	"github.com/sqlgym/sqlgym/env/sqlite"
+	"github.com/sqlgym/sqlgym/internal/stack"
 )
 
 // engineFlags say which datasets run on a PostgreSQL, MySQL or MariaDB
@@ -29,7 +31,7 @@ type engineFlags struct {
 	pgStatementMemory int64
 	mysql             mysqlFlags
 	servers           map[string]string // dataset name -> server URL; set by parse
-	built             *postgres.Engine  // the engine postgres returned last
+	built             *postgres.Engine  // the engine built last (build)
 }
 
 func (e *engineFlags) register(fs *flag.FlagSet) {
@@ -152,18 +154,27 @@ func (e *engineFlags) checkUsed(dss []*env.Dataset) error {
 	return nil
 }
 
-// catalog is the catalog of local (the SQLite engine) and the server
+// catalog is the catalog of SQLite, with its defaults, and the server
 // engines within the flags' bounds, with timeout for a call that names
-// none.
-func (e *engineFlags) catalog(local env.Engine, timeout time.Duration) *env.Catalog {
-	return env.NewCatalog(local, e.postgres(timeout), e.mysql.engine(timeout))
+// none: eval's and check's, which run golds and predictions and no tool.
+func (e *engineFlags) catalog(timeout time.Duration) *env.Catalog {
+	return e.build(e.config(sqlite.Config{}, timeout)).Catalog
 }
 
-// postgres is the PostgreSQL engine within the flags' bounds, with
-// timeout for a call that names none.
-func (e *engineFlags) postgres(timeout time.Duration) *postgres.Engine {
-	e.built = postgres.New(e.postgresConfig(timeout))
-	return e.built
+// config is the engines' config of internal/stack: SQLite's sq and the
+// server engines within the flags' bounds, their statements' timeout
+// when none is given.
+func (e *engineFlags) config(sq sqlite.Config, timeout time.Duration) stack.EngineConfig {
+	pg, my := e.postgresConfig(timeout), e.mysql.config(timeout)
+	return stack.EngineConfig{SQLite: sq, Postgres: &pg, MySQL: &my}
+}
+
+// build builds c's engines through internal/stack, as every server does,
+// and keeps its server engines for warnCapacity.
+func (e *engineFlags) build(c stack.EngineConfig) stack.Engines {
+	en := stack.NewEngines(c)
+	e.built, e.mysql.built = en.Postgres, en.MySQL
+	return en
 }
 
 // postgresConfig is the PostgreSQL engine's config from the flags, its

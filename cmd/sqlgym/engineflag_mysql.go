@@ -16,7 +16,7 @@ type mysqlFlags struct {
 	conns         int
 	dbConns       int
 	sessionMemory int64
-	built         *mysql.Engine // the engine engine returned last
+	built         *mysql.Engine // the engine built last (engineFlags.build)
 }
 
 func (m *mysqlFlags) register(fs *flag.FlagSet) {
@@ -34,13 +34,6 @@ func (m *mysqlFlags) check() error {
 		return usageError{"--mysql-conns, --mysql-db-conns and --mysql-session-memory must be at least 1"}
 	}
 	return nil
-}
-
-// engine is the MySQL engine within the flags' bounds, with timeout for
-// a call that names none.
-func (m *mysqlFlags) engine(timeout time.Duration) *mysql.Engine {
-	m.built = mysql.New(m.config(timeout))
-	return m.built
 }
 
 // config is the MySQL engine's config from the flags, its statements'

@@ -15,7 +15,6 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/datasets"
-	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/examples/rewards"
 	"github.com/sqlgym/sqlgym/reward"
 	"github.com/sqlgym/sqlgym/reward/evaluate"
@@ -149,7 +148,7 @@ func loadDataset(v string, e *engineFlags, load func(datasets.Source) (*env.Data
 
 // evalItems judges the items, writes --out and prints the summary.
 func evalItems(ctx context.Context, f *evalFlags, ds *env.Dataset, items []evaluate.Item, spec schemas.RewardSpec, rule string, stdout, stderr io.Writer) error {
-	catalog := f.engine.catalog(sqlite.New(sqlite.Config{}), 0)
+	catalog := f.engine.catalog(0)
 	defer catalog.Close()
 	bar := newProgress(stderr, "eval")
 	start := time.Now()

@@ -185,18 +185,12 @@ func (s *stackFlags) engines(values env.ValueSearcher) (*env.Catalog, *tools.Run
 	if cacheBytes == 0 {
 		cacheBytes = -1 // the runner's "keep none"; its zero is the default
 	}
-	pg := s.engine.postgresConfig(s.queryTimeout)
-	my := s.engine.mysql.config(s.queryTimeout)
-	e := stack.NewEngines(stack.EngineConfig{
-		SQLite: sqlite.Config{MaxConns: s.dbConns, MaxRunning: s.dbRunning, DefaultTimeout: s.queryTimeout,
-			StmtCacheBytes: stmtCache, MaxOpenDBs: s.dbOpenMax},
-		Postgres: &pg,
-		MySQL:    &my,
-		Runner: tools.Config{RowLimit: s.rowLimit, ObservationBytes: s.observationBytes, QueryTimeout: s.queryTimeout,
-			SchemaCacheBytes: cacheBytes, Values: values},
-		Judge: judge.Config{PredTimeout: s.submitTimeout, GoldTimeout: s.goldTimeout},
-	})
-	s.engine.built, s.engine.mysql.built = e.Postgres, e.MySQL
+	c := s.engine.config(sqlite.Config{MaxConns: s.dbConns, MaxRunning: s.dbRunning, DefaultTimeout: s.queryTimeout,
+		StmtCacheBytes: stmtCache, MaxOpenDBs: s.dbOpenMax}, s.queryTimeout)
+	c.Runner = tools.Config{RowLimit: s.rowLimit, ObservationBytes: s.observationBytes, QueryTimeout: s.queryTimeout,
+		SchemaCacheBytes: cacheBytes, Values: values}
+	c.Judge = judge.Config{PredTimeout: s.submitTimeout, GoldTimeout: s.goldTimeout}
+	e := s.engine.build(c)
 	return e.Catalog, e.Runner, e.Judge
 }
 
