@@ -151,13 +151,7 @@ func TestBusyError(t *testing.T) {
 
 func TestInternalErrorWhenRecordFails(t *testing.T) {
 	var rec *filelog.Log
-	h := newHarness(t, options{cfg: func(c *episodes.Config) {
-		var err error
-		if rec, err = filelog.Open(t.TempDir(), filelog.Options{}); err != nil {
-			t.Fatal(err)
-		}
-		c.Recorder = rec
-	}})
+	h := newHarness(t, options{cfg: fileLogged(t, &rec)})
 	c := h.dial()
 	r := reset(t, c, schemas.ResetParams{TaskID: "t/count"})
 	rec.Close() // every write from now on fails

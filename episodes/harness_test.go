@@ -64,6 +64,18 @@ type options struct {
 	run     bool           // run the idle sweeper
 }
 
+// fileLogged is an options.cfg that records into a file log of its own,
+// set in *rec for a test that closes it under the Manager.
+func fileLogged(t testing.TB, rec **filelog.Log) func(*episodes.Config) {
+	return func(c *episodes.Config) {
+		var err error
+		if *rec, err = filelog.Open(t.TempDir(), filelog.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		c.Recorder = *rec
+	}
+}
+
 func newHarness(t testing.TB, o options) *harness {
 	t.Helper()
 	ctx := context.Background()

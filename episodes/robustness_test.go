@@ -316,13 +316,7 @@ func TestServerCloseIsBoundedWithAChattyPeer(t *testing.T) {
 // starts no episode, in the stats too.
 func TestFailedBeginCountsNothing(t *testing.T) {
 	var rec *filelog.Log
-	h := newHarness(t, options{cfg: func(c *episodes.Config) {
-		var err error
-		if rec, err = filelog.Open(t.TempDir(), filelog.Options{}); err != nil {
-			t.Fatal(err)
-		}
-		c.Recorder = rec
-	}})
+	h := newHarness(t, options{cfg: fileLogged(t, &rec)})
 	rec.Close()
 	c := h.dial()
 	for i := 0; i < 3; i++ {
