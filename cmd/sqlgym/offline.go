@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 
 	"go.uber.org/zap"
@@ -14,7 +12,6 @@ import (
 	"github.com/sqlgym/sqlgym/env/valueindex"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/atomicfile"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/tools"
 )
@@ -76,20 +73,7 @@ func buildOffline(ctx context.Context, s *stackFlags) (*offline, error) {
 	return off, nil
 }
 
+// close releases the store, the value index and the catalog.
 func (o *offline) close() error {
 	return errors.Join(o.closer.Close(), o.values.Close(), o.catalog.Close())
-}
-
-// writeFile writes path through write, whole or not at all, 0644. An
-// error of write's own comes back as it is; the file's are about --out.
-func writeFile(path string, write func(io.Writer) error) error {
-	var werr error
-	err := atomicfile.Write(path, atomicfile.Options{Perm: 0o644}, func(w *bufio.Writer) error {
-		werr = write(w)
-		return werr
-	})
-	if err != nil && werr == nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	return err
 }

@@ -1,0 +1,23 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"github.com/sqlgym/sqlgym/internal/atomicfile"
+)
+
+// writeFile writes path through write, whole or not at all, 0644. An
+// error of write's own comes back as it is; the file's are about --out.
+func writeFile(path string, write func(io.Writer) error) error {
+	var werr error
+	err := atomicfile.Write(path, atomicfile.Options{Perm: 0o644}, func(w *bufio.Writer) error {
+		werr = write(w)
+		return werr
+	})
+	if err != nil && werr == nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	return err
+}
