@@ -35,6 +35,36 @@ func registerOffline(fs *flag.FlagSet, s *stackFlags) {
 	s.maxTurns = episodes.DefaultMaxTurns // episodes carry their own turn budget
 }
 
+// offlineFlags are the flags replay and rescore share: serve's stack
+// (registerOffline), which episodes to read and the damage report.
+type offlineFlags struct {
+	stack  stackFlags
+	filter filterFlags
+	damage damageFlags
+}
+
+// register registers the shared flags.
+func (o *offlineFlags) register(fs *flag.FlagSet) {
+	registerOffline(fs, &o.stack)
+	o.filter.register(fs)
+	o.damage.register(fs)
+}
+
+// open builds the offline stack, its reader narrowed to the selected
+// episodes, and the filter they are read with.
+func (o *offlineFlags) open(ctx context.Context) (*offline, trajlog.Filter, error) {
+	flt, err := o.filter.filter()
+	if err != nil {
+		return nil, flt, err
+	}
+	off, err := buildOffline(ctx, &o.stack)
+	if err != nil {
+		return nil, flt, err
+	}
+	off.reader = o.filter.reader(off.reader)
+	return off, flt, nil
+}
+
 // offline is what replay and rescore run on: the datasets, engines and
 // judge a server would have, and the recorded episodes.
 type offline struct {

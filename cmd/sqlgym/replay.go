@@ -11,9 +11,7 @@ import (
 
 // replayFlags are the flags of sqlgym replay.
 type replayFlags struct {
-	stack   stackFlags
-	filter  filterFlags
-	damage  damageFlags
+	offlineFlags
 	workers int
 	all     bool
 }
@@ -24,9 +22,7 @@ type replayFlags struct {
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("replay", stderr)
 	var f replayFlags
-	registerOffline(fs, &f.stack)
-	f.filter.register(fs)
-	f.damage.register(fs)
+	f.offlineFlags.register(fs)
 	fs.IntVar(&f.workers, "workers", 2, "episodes replayed at once")
 	fs.BoolVar(&f.all, "all", false, "list every episode, not only those that diverged or could not be verified")
 	if err := parseFlags(fs, args); err != nil {
@@ -35,15 +31,10 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if f.workers < 1 {
 		return usageError{"replay: --workers must be at least 1"}
 	}
-	flt, err := f.filter.filter()
+	off, flt, err := f.open(ctx)
 	if err != nil {
 		return err
 	}
-	off, err := buildOffline(ctx, &f.stack)
-	if err != nil {
-		return err
-	}
-	off.reader = f.filter.reader(off.reader)
 	defer off.close()
 	rp, err := replay.New(replay.Config{Datasets: off.datasets, Catalog: off.catalog, Runner: off.runner,
 		Judge: off.judge, Workers: f.workers, MaxCallsPerTurn: f.stack.maxCalls})

@@ -13,9 +13,7 @@ import (
 
 // rescoreFlags are the flags of sqlgym rescore.
 type rescoreFlags struct {
-	stack      stackFlags
-	filter     filterFlags
-	damage     damageFlags
+	offlineFlags
 	rewardFile string
 	out        string
 }
@@ -26,9 +24,7 @@ type rescoreFlags struct {
 func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("rescore", stderr)
 	var f rescoreFlags
-	registerOffline(fs, &f.stack)
-	f.filter.register(fs)
-	f.damage.register(fs)
+	f.offlineFlags.register(fs)
 	fs.StringVar(&f.rewardFile, "reward", "", "the spec to pay under: a preset `name` (default, binary, retoolsql, arctic-text2sql-r1) or a reward spec file (JSON, merged over the defaults, as serve reads it; required)")
 	fs.StringVar(&f.out, "out", "", "write the rescored trajectory records to this `file` (JSON lines, as export --format raw)")
 	if err := parseFlags(fs, args); err != nil {
@@ -41,15 +37,10 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("--reward: %w", err)
 	}
-	flt, err := f.filter.filter()
+	off, flt, err := f.open(ctx)
 	if err != nil {
 		return err
 	}
-	off, err := buildOffline(ctx, &f.stack)
-	if err != nil {
-		return err
-	}
-	off.reader = f.filter.reader(off.reader)
 	defer off.close()
 	rs := replay.NewRescorer(replay.RescoreConfig{Spec: spec, Datasets: off.datasets, Catalog: off.catalog, Judge: off.judge})
 	var rep *replay.RescoreReport
