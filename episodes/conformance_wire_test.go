@@ -12,6 +12,7 @@ import (
 	"github.com/gorilla/websocket"
 	jsv "github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/sqlgym/sqlgym/internal/testkit/schematest"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -27,27 +28,7 @@ type validator struct {
 
 func newValidator(t *testing.T) *validator {
 	t.Helper()
-	c := jsv.NewCompiler()
-	c.AssertFormat()
-	v := &validator{t: t, compiled: map[string]*jsv.Schema{}, accepted: map[string]int{}, codes: map[int]bool{}}
-	for _, name := range schemas.JSONSchemaNames() {
-		b, err := schemas.JSONSchema(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := jsv.UnmarshalJSON(bytes.NewReader(b))
-		if err != nil {
-			t.Fatalf("schema %s: %v", name, err)
-		}
-		url := "mem://sqlgym/" + name + schemas.JSONSchemaSuffix
-		if err := c.AddResource(url, doc); err != nil {
-			t.Fatalf("schema %s: %v", name, err)
-		}
-		if v.compiled[name], err = c.Compile(url); err != nil {
-			t.Fatalf("compile schema %s: %v", name, err)
-		}
-	}
-	return v
+	return &validator{t: t, compiled: schematest.Compile(t), accepted: map[string]int{}, codes: map[int]bool{}}
 }
 
 // validate reports whether schema name accepts doc, and why not.

@@ -10,35 +10,9 @@ import (
 
 	jsv "github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/sqlgym/sqlgym/internal/testkit/schematest"
 	"github.com/sqlgym/sqlgym/schemas"
 )
-
-// compileAll compiles every embedded schema, failing the test on one that
-// is not a valid draft 2020-12 schema.
-func compileAll(t *testing.T) map[string]*jsv.Schema {
-	t.Helper()
-	c := jsv.NewCompiler()
-	c.AssertFormat()
-	out := map[string]*jsv.Schema{}
-	for _, name := range schemas.JSONSchemaNames() {
-		b, err := schemas.JSONSchema(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := jsv.UnmarshalJSON(bytes.NewReader(b))
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		url := "mem://sqlgym/" + name + schemas.JSONSchemaSuffix
-		if err := c.AddResource(url, doc); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if out[name], err = c.Compile(url); err != nil {
-			t.Fatalf("compile %s: %v", name, err)
-		}
-	}
-	return out
-}
 
 func TestJSONSchemaNames(t *testing.T) {
 	names := schemas.JSONSchemaNames()
@@ -150,7 +124,7 @@ func TestJSONSchemaRules(t *testing.T) {
 		{"tool", `{"type":"function","function":{"name":"submit","description":"d","parameters":{"type":"object"}}}`, true},
 		{"tool", `{"type":"function","function":{"name":"submit","description":"d","parameters":"{}"}}`, false},
 	}
-	compiled := compileAll(t)
+	compiled := schematest.Compile(t)
 	for _, tt := range tests {
 		doc, err := jsv.UnmarshalJSON(strings.NewReader(tt.doc))
 		if err != nil {
