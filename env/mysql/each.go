@@ -2,8 +2,6 @@ package mysql
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sandbox"
@@ -33,12 +31,8 @@ func (d *db) QueryEach(ctx context.Context, text string, lim env.Limits, each fu
 			return each(row), nil
 		})
 	})
-	var qe *env.QueryError
-	if errors.As(err, &qe) {
-		return qe
-	}
 	if err != nil {
-		return fmt.Errorf("mysql database %q on %s: %w", d.name, d.server, err)
+		return d.callError(err)
 	}
 	return nil
 }

@@ -49,15 +49,16 @@ func (d *db) RowSpan(ctx context.Context, table string) (env.Span, error) {
 	}
 	rk := strings.ReplaceAll(k, "%", "%%")
 	span := env.Span{Position: k, Range: rk + " >= %d AND " + rk + " < %d", Lo: lo, Hi: hi + 1, Unit: "key", Rows: -1, PerPosition: 1}
-	q = fmt.Sprintf("SELECT COUNT(*), MAX(r) FROM (SELECT %[1]s AS r FROM %[2]s WHERE %[1]s >= %[3]d ORDER BY %[1]s LIMIT %[4]d) AS first_rows",
+	q = fmt.Sprintf("SELECT COUNT(*) / (MAX(r) - %[3]d + 1) FROM (SELECT %[1]s AS r FROM %[2]s WHERE %[1]s >= %[3]d ORDER BY %[1]s LIMIT %[4]d) AS first_rows",
 		k, tq, lo, densityProbe)
 	if rs, err = d.introspect(ctx, q, env.Limits{}); err != nil {
 		return env.Span{}, fmt.Errorf("row span %s: %w", t.Name, err)
 	}
-	if n, ok := rs.Rows[0][0].(int64); ok && n > 0 {
-		if last, ok := rs.Rows[0][1].(int64); ok && last >= lo {
-			span.PerPosition = float64(n) / (float64(last) - float64(lo) + 1)
-		}
+	switch density := rs.Rows[0][0].(type) { // NULL: no rows
+	case float64:
+		span.PerPosition = density
+	case int64:
+		span.PerPosition = float64(density)
 	}
 	return span, nil
 }
