@@ -46,7 +46,10 @@ type posRange struct{ a, b int64 }
 // to hold the run's rows, whose start varies from run to run (so that
 // rows stored in a repeating pattern are not always read at the same
 // point of it). A table without a span is sampled by its first rows.
-func newSampling(table, column string, span env.Span, rows int) sampling {
+// On MySQL a run is a parenthesised SELECT, not a derived table: MariaDB
+// plans each of a hundred derived tables anew wherever the sample is
+// used, past its max_session_mem_used (SQLite takes no parentheses).
+func newSampling(dialect env.Dialect, table, column string, span env.Span, rows int) sampling {
 	tq, cq := alwaysQuoted(table), alwaysQuoted(column)
 	if span.Position == "" || span.Hi <= span.Lo {
 		return sampling{span: span, perRun: rows,
@@ -59,8 +62,13 @@ func newSampling(table, column string, span env.Span, rows int) sampling {
 	for i, run := range s.runs {
 		w := window(run, length, uint64(i))
 		s.windows = append(s.windows, w)
-		arms[i] = fmt.Sprintf("SELECT * FROM (SELECT %d AS k, %s AS p, %s AS v FROM %s WHERE %s LIMIT %d) AS run%d",
-			i, span.Position, cq, tq, fmt.Sprintf(span.Range, w.a, w.b), s.perRun, i)
+		arm := fmt.Sprintf("SELECT %d AS k, %s AS p, %s AS v FROM %s WHERE %s LIMIT %d",
+			i, span.Position, cq, tq, fmt.Sprintf(span.Range, w.a, w.b), s.perRun)
+		if dialect == env.MySQL {
+			arms[i] = "(" + arm + ")"
+		} else {
+			arms[i] = fmt.Sprintf("SELECT * FROM (%s) AS run%d", arm, i)
+		}
 	}
 	s.from = "(" + strings.Join(arms, " UNION ALL ") + ") AS sample"
 	return s
@@ -116,20 +124,27 @@ func (r *Runner) sampledProfile(ctx context.Context, db env.DB, dialect env.Dial
 			return nil, err
 		}
 	}
-	s := newSampling(table, col.Name, span, r.sampleRows())
+	s := newSampling(dialect, table, col.Name, span, r.sampleRows())
 	p := &columnProfile{table: table, column: col.Name, declared: col.Type}
+	// MATERIALIZED keeps SQLite and PostgreSQL from reading the sample
+	// once per use; MySQL and MariaDB have no such word (and materialize
+	// a CTE used twice by themselves).
+	m := " MATERIALIZED"
+	if dialect == env.MySQL {
+		m = ""
+	}
 	var perRun, top *env.ResultSet
 	queries := []struct {
 		dst **env.ResultSet
 		sql string
 	}{
 		{&perRun, fmt.Sprintf("SELECT k, count(*), count(v), max(p) FROM %s GROUP BY k ORDER BY k", s.from)},
-		{&p.stats, fmt.Sprintf("WITH s AS MATERIALIZED (SELECT v FROM %s) SELECT count(*), count(v), count(DISTINCT v), min(v), max(v), "+
-			"(SELECT count(*) FROM (SELECT v FROM s WHERE v IS NOT NULL GROUP BY v HAVING count(*) = 1) AS once) FROM s", s.from)},
-		{&top, fmt.Sprintf("WITH s AS MATERIALIZED (SELECT k, v FROM %s WHERE v IS NOT NULL), "+
+		{&p.stats, fmt.Sprintf("WITH s AS%s (SELECT v FROM %s) SELECT count(*), count(v), count(DISTINCT v), min(v), max(v), "+
+			"(SELECT count(*) FROM (SELECT v FROM s WHERE v IS NOT NULL GROUP BY v HAVING count(*) = 1) AS once) FROM s", m, s.from)},
+		{&top, fmt.Sprintf("WITH s AS%s (SELECT k, v FROM %s WHERE v IS NOT NULL), "+
 			"top AS (SELECT v, count(*) AS n FROM s GROUP BY v ORDER BY n DESC, v LIMIT %d) "+
 			"SELECT top.v, top.n, s.k, count(*) FROM top JOIN s ON s.v = top.v GROUP BY top.v, top.n, s.k ORDER BY top.n DESC, top.v, s.k",
-			s.from, describeTopValues)},
+			m, s.from, describeTopValues)},
 		{&p.samples, fmt.Sprintf("SELECT DISTINCT v FROM %s WHERE v IS NOT NULL LIMIT %d", s.from, describeSampleValues)},
 	}
 	if dialect == env.SQLite {

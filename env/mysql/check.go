@@ -37,6 +37,14 @@ var deniedNames = map[string]string{
 	"performance_schema":                "shows other sessions' statements and the server's state",
 	"procedure":                         "runs a procedure",
 	"connection":                        "reads another connection's plan (EXPLAIN FOR CONNECTION)",
+	"found_rows":                        "reads what the connection kept from its previous statement",
+	"row_count":                         "reads what the connection kept from its previous statement",
+	"last_insert_id":                    "reads or sets a value the connection keeps for its next statement",
+	"service_get_read_locks":            "takes a lock that outlives the statement",
+	"service_get_write_locks":           "takes a lock that outlives the statement",
+	"service_release_locks":             "works on locks that outlive the statement",
+	"binlog_gtid_pos":                   "reads the server's binary log",
+	"wsrep_sync_wait_upto_gtid":         "waits on replication",
 }
 
 // qualifiedDenied are schema names a statement may not qualify a name

@@ -112,12 +112,18 @@ func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.Resul
 	if err == nil && eff.Reads {
 		rs.ReadTables, rs.ReadColumns = d.reads(ctx, stmt)
 	}
-	var qe *env.QueryError
-	if errors.As(err, &qe) {
-		return nil, qe
-	}
 	if err != nil {
-		return nil, fmt.Errorf("mysql database %q on %s: %w", d.name, d.server, err)
+		return nil, d.callError(err)
 	}
 	return rs, nil
+}
+
+// callError is what a caller sees of a call's error: the statement's
+// *env.QueryError, or the error named by the database and server.
+func (d *db) callError(err error) error {
+	var qe *env.QueryError
+	if errors.As(err, &qe) {
+		return qe
+	}
+	return fmt.Errorf("mysql database %q on %s: %w", d.name, d.server, err)
 }

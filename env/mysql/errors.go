@@ -24,6 +24,8 @@ const (
 	erDBAccessDenied    = 1044
 	erSpecificAccess    = 1227 // needs SUPER, PROCESS, ...
 	erAccessDenied      = 1045
+	erKillDenied        = 1095 // KILL of another account's session
+	erProcAccessDenied  = 1370 // EXECUTE of a routine
 	erRecordFileFull    = 1114 // a temporary table is full
 	erNetPacketTooLarge = 1153
 	erRecursionLimit    = 3636 // MySQL: cte_max_recursion_depth
@@ -71,7 +73,8 @@ func kindOf(me *mysql.MySQLError) error {
 	switch me.Number {
 	case erQueryInterrupted, erStatementTimeout, erExecutionTimeout, erLockWait:
 		return env.ErrTimeout
-	case erReadOnlyTx, erTableAccessDenied, erColumnDenied, erDBAccessDenied, erSpecificAccess, erAccessDenied:
+	case erReadOnlyTx, erTableAccessDenied, erColumnDenied, erDBAccessDenied, erSpecificAccess, erAccessDenied,
+		erKillDenied, erProcAccessDenied:
 		return env.ErrDenied
 	case erOutOfMemory, erOptionPrevents, erRecordFileFull, erNetPacketTooLarge, erRecursionLimit,
 		erWarnAllowedPacket, erDerivedTooLarge, erTooBigSelect, erMemSessionLimit:

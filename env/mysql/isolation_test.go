@@ -65,11 +65,11 @@ func checkNothingCarried(t *testing.T, d *db, admin *sql.DB) {
 	}
 	waitfor.Until(t, "no statement of the account running", func() bool { return running(t, admin, d, "") <= 0 })
 	rs, err := d.introspect(context.Background(), `SELECT @kept, @@tmp_table_size, @@max_heap_table_size,
-  @@group_concat_max_len, @@sql_mode, @@max_recursive_iterations, @@in_transaction, @@time_zone`, env.Limits{})
+  @@group_concat_max_len, @@sql_mode, @@max_recursive_iterations, @@in_transaction, @@time_zone, LAST_INSERT_ID()`, env.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []any{nil, int64(tmpTableBytes), int64(tmpTableBytes), int64(groupConcatMax), sqlMode, int64(recursionDepth), int64(1), "+00:00"}
+	want := []any{nil, int64(tmpTableBytes), int64(tmpTableBytes), int64(groupConcatMax), sqlMode, int64(recursionDepth), int64(1), "+00:00", int64(0)}
 	if !reflect.DeepEqual(rs.Rows[0], want) {
 		t.Errorf("session after the attacks = %#v, want %#v", rs.Rows[0], want)
 	}

@@ -11,20 +11,34 @@ import (
 // run runs q (with args, for the engine's own queries) and keeps its
 // rows within lim.
 func (c *conn) run(q string, lim limits, args ...any) (*env.ResultSet, error) {
-	rows, err := c.tx.QueryContext(c.ctx, c.prefix+q, args...)
+	var col *sandbox.Collector
+	err := c.scan(q, args, func(names []string) { col = sandbox.NewCollector(names, lim.Limits, lim.ceil) },
+		func(row []any) (bool, error) { return col.Add(row) })
 	if err != nil {
 		return nil, err
+	}
+	return col.Result(), nil
+}
+
+// scan runs q (with args) and hands its column names to start, then its
+// rows, decoded, to add, until they end or add returns false. An error
+// of add stops the statement; rows left when add returns
+// false are drained or, past drainRows, the statement is stopped.
+func (c *conn) scan(q string, args []any, start func(names []string), add func(row []any) (bool, error)) error {
+	rows, err := c.tx.QueryContext(c.ctx, c.prefix+q, args...)
+	if err != nil {
+		return err
 	}
 	defer rows.Close()
 	types, err := rows.ColumnTypes()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	names := make([]string, len(types))
 	for i, t := range types {
 		names[i] = t.Name()
 	}
-	col := sandbox.NewCollector(names, lim.Limits, lim.ceil)
+	start(names)
 	raw := make([]sql.RawBytes, len(types))
 	dest := make([]any, len(types))
 	for i := range raw {
@@ -33,25 +47,22 @@ func (c *conn) run(q string, lim limits, args ...any) (*env.ResultSet, error) {
 	more := true
 	for more && rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
-			return nil, err
+			return err
 		}
 		row, err := decodeRow(raw, types)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if more, err = col.Add(row); err != nil {
+		if more, err = add(row); err != nil {
 			c.stop()
-			return nil, err
+			return err
 		}
 	}
 	if !more {
 		c.drain(rows)
-		return col.Result(), nil
+		return nil
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return col.Result(), nil
+	return rows.Err()
 }
 
 // drain reads and drops up to drainRows more rows, so that a result a

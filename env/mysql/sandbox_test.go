@@ -115,13 +115,18 @@ func attacks(file, other string) []attack {
 	}
 }
 
-func TestAttacks(t *testing.T) {
+func TestAttacks(t *testing.T) { runAttacks(t, attacks) }
+
+// runAttacks runs the attacks of list on a fixture database, a second
+// database beside it, and checks that none changed the tables, wrote the
+// file or left anything on the pooled connection.
+func runAttacks(t *testing.T, list func(file, other string) []attack) {
 	_, other := database(t, fixtureScript)
 	d, name := openFixture(t, Config{MaxDBConns: 1, DefaultTimeout: 500 * time.Millisecond})
 	admin := adminOf(t)
 	before := checksums(t, admin, name)
 	file := "/tmp/sqlgym-attack-" + randomHex()
-	for _, a := range attacks(file, other) {
+	for _, a := range list(file, other) {
 		t.Run(a.name, func(t *testing.T) {
 			rs, err := d.Query(context.Background(), a.sql, env.Limits{MaxRows: 10})
 			if !a.bounded || err != nil {
