@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+	"golang.org/x/time/rate"
 
 	"github.com/sqlgym/sqlgym/internal/rollout/report"
 )
@@ -20,12 +21,16 @@ const Prefix = "/ui"
 
 // Defaults of the console's bounds on what clients can make it hold.
 const (
-	DefaultMaxSessions = 256              // login sessions kept at once; the oldest is dropped past it
-	DefaultSessionTTL  = 12 * time.Hour   // how long a login lasts
-	DefaultPageSize    = 50               // episodes a list page shows unless asked
-	MaxPageSize        = 500              // the most episodes one list page shows
-	DefaultMaxOffset   = 100_000          // how far into a filtered list a page may start
-	reportTimeout      = 10 * time.Minute // a report page's read of the store
+	DefaultMaxSessions = 256            // login sessions kept at once; the oldest is dropped past it
+	DefaultSessionTTL  = 12 * time.Hour // how long a login lasts
+	DefaultPageSize    = 50             // episodes a list page shows unless asked
+	MaxPageSize        = 500            // the most episodes one list page shows
+	DefaultMaxOffset   = 100_000        // how far into a filtered list a page may start
+	// DefaultLoginFailures is how many wrong tokens the login form takes
+	// a minute (in a burst as large); past them every login, right or
+	// wrong, gets 429 until the minute's share comes back.
+	DefaultLoginFailures = 10
+	reportTimeout        = 10 * time.Minute // a report page's read of the store
 )
 
 // Config configures a Console. Zero values mean the defaults.
@@ -46,7 +51,11 @@ type Config struct {
 	MaxSessions int           // DefaultMaxSessions
 	SessionTTL  time.Duration // DefaultSessionTTL
 	MaxOffset   int           // DefaultMaxOffset
-	Report      report.Options
+	// LoginFailures bounds guessing the token: wrong tokens taken a
+	// minute (DefaultLoginFailures).
+	LoginFailures int
+	Now           func() time.Time // the clock of sessions and logins (time.Now); tests give a fake one
+	Report        report.Options
 }
 
 // Console serves the pages.
@@ -54,6 +63,7 @@ type Console struct {
 	cfg      Config
 	pages    map[string]*template.Template
 	sessions *sessions
+	guesses  *rate.Limiter // wrong tokens the login form still takes
 	mux      *http.ServeMux
 }
 
@@ -71,6 +81,12 @@ func New(cfg Config) (*Console, error) {
 	if cfg.MaxOffset <= 0 {
 		cfg.MaxOffset = DefaultMaxOffset
 	}
+	if cfg.LoginFailures <= 0 {
+		cfg.LoginFailures = DefaultLoginFailures
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
 	}
@@ -78,7 +94,8 @@ func New(cfg Config) (*Console, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Console{cfg: cfg, pages: pages, sessions: newSessions(cfg.MaxSessions, cfg.SessionTTL, time.Now)}
+	c := &Console{cfg: cfg, pages: pages, sessions: newSessions(cfg.MaxSessions, cfg.SessionTTL, cfg.Now),
+		guesses: rate.NewLimiter(rate.Limit(float64(cfg.LoginFailures)/60), cfg.LoginFailures)}
 	c.routes()
 	return c, nil
 }
