@@ -27,7 +27,8 @@ func (c *fakeClock) add(d time.Duration) {
 
 // startConsole serves the demo with a console of cfg under /ui (its
 // store the demo's log, its token the server's), as sqlgym serve mounts
-// it, and returns the server's base URL.
+// it, and returns the server's base URL. A nil cfg.Store reads the
+// demo's log.
 func startConsole(t *testing.T, cfg console.Config) string {
 	t.Helper()
 	var h *console.Console
@@ -36,7 +37,9 @@ func startConsole(t *testing.T, cfg console.Config) string {
 		c.Mounts = append(c.Mounts, transport.Mount{Prefix: console.Prefix, OwnLogin: true,
 			Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) })})
 	}}})
-	cfg.Store = console.ReaderStore{R: d.Log}
+	if cfg.Store == nil {
+		cfg.Store = console.ReaderStore{R: d.Log}
+	}
 	var err error
 	if h, err = console.New(cfg); err != nil {
 		t.Fatal(err)

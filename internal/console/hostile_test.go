@@ -1,0 +1,85 @@
+package console_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/internal/console"
+)
+
+// records is a trajlog.Reader over records held in memory: a log from
+// elsewhere, whose every field is what its writer chose.
+type records []*trajlog.Record
+
+func (rs records) Episodes(_ context.Context, f trajlog.Filter, fn func(*trajlog.Record) error) error {
+	for _, r := range rs {
+		if (f.Dataset == "" || f.Dataset == r.Task.Dataset) && (f.TaskID == "" || f.TaskID == r.Task.TaskID) {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// hostileID is an episode id that, placed in a path unescaped, would
+// lead the link elsewhere: up a folder, into a query and a fragment.
+const hostileID = "../play?dataset=x#top"
+
+// hostileRecord is an episode whose every free-text field is markup, in
+// the fields the browser test does not cover: the episode id, the
+// dataset's name, the task id, the database, a tag key, an error message
+// and the outcome.
+func hostileRecord(t *testing.T) *trajlog.Record {
+	t.Helper()
+	var r trajlog.Record
+	err := json.Unmarshal([]byte(`{"episode_id": "../play?dataset=x#top",
+		"task": {"task_id": "t\"><script>alert(1)</script>", "dataset": "<svg onload=alert(2)>",
+			"db_id": "db<img src=x onerror=alert(3)>", "question": "q</title><script>alert(7)</script>", "dialect": "sqlite"},
+		"tags": {"<b onmouseover=alert(4)>k": "v'><script>alert(5)</script>"},
+		"messages": [], "started_at": "2026-01-02T03:04:05Z", "ended_at": "2026-01-02T03:04:06Z",
+		"outcome": "mismatch<script>alert(8)</script>", "max_turns": 3,
+		"steps": [{"turn": 1, "tool": "execute_sql", "arguments": {"sql": "SELECT '</pre><script>alert(9)</script>'"},
+			"observation": "<iframe src=javascript:alert(10)>",
+			"error": {"code": "sql_error", "message": "near \"<script>alert(6)</script>\": syntax error"},
+			"reward": 0, "reward_components": {"<i>x</i>": 0}, "at": "2026-01-02T03:04:06Z"}]}`), &r.Trajectory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Complete = true
+	return &r
+}
+
+// TestHostileRecordRendersAsText serves a log holding hostileRecord and
+// reads the list, the episode page, a report and a not-found page: no
+// markup of the record comes through as markup, and the list's and the
+// report's links to the episode keep its id as one path segment, which
+// opens that episode.
+func TestHostileRecordRendersAsText(t *testing.T) {
+	base := startConsole(t, console.Config{Store: console.ReaderStore{R: records{hostileRecord(t)}}})
+	escaped := "/ui/episodes/..%2Fplay%3Fdataset=x%23top"
+	pages := map[string]string{"list": "/ui/episodes", "report": "/ui/report", "episode": escaped,
+		"not found": "/ui/episodes/%3Cscript%3Ealert(11)%3C%2Fscript%3E"}
+	for name, path := range pages {
+		resp, body := get(t, base+path)
+		if (name == "not found") != (resp.StatusCode == http.StatusNotFound) {
+			t.Fatalf("%s page: %s", name, resp.Status)
+		}
+		for _, bad := range []string{"<script", "<svg onload", "<img", "<b ", "<iframe", "<i>"} {
+			if strings.Contains(body, bad) {
+				i := strings.Index(body, bad)
+				t.Fatalf("%s page: recorded markup %q came through as markup: …%s…", name, bad, body[max(0, i-80):min(len(body), i+80)])
+			}
+		}
+		if (name == "list" || name == "report") && !strings.Contains(body, `href="`+escaped+`"`) {
+			t.Fatalf("%s page: no link to %s (the id %q as one path segment)", name, escaped, hostileID)
+		}
+		if name == "episode" && !strings.Contains(body, "alert(6)") {
+			t.Fatalf("episode page: the error message is not shown")
+		}
+	}
+}
