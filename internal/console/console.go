@@ -30,7 +30,10 @@ const (
 	// a minute (in a burst as large); past them every login, right or
 	// wrong, gets 429 until the minute's share comes back.
 	DefaultLoginFailures = 10
-	reportTimeout        = 10 * time.Minute // a report page's read of the store
+	// DefaultMaxReports is how many report pages are computed at once:
+	// each reads the whole store; one more gets 503.
+	DefaultMaxReports = 2
+	reportTimeout     = 10 * time.Minute // a report page's read of the store
 )
 
 // Config configures a Console. Zero values mean the defaults.
@@ -54,6 +57,7 @@ type Config struct {
 	// LoginFailures bounds guessing the token: wrong tokens taken a
 	// minute (DefaultLoginFailures).
 	LoginFailures int
+	MaxReports    int              // report pages computed at once (DefaultMaxReports)
 	Now           func() time.Time // the clock of sessions and logins (time.Now); tests give a fake one
 	Report        report.Options
 }
@@ -64,6 +68,7 @@ type Console struct {
 	pages    map[string]*template.Template
 	sessions *sessions
 	guesses  *rate.Limiter // wrong tokens the login form still takes
+	reports  chan struct{} // a room per report page being computed
 	mux      *http.ServeMux
 }
 
@@ -84,6 +89,9 @@ func New(cfg Config) (*Console, error) {
 	if cfg.LoginFailures <= 0 {
 		cfg.LoginFailures = DefaultLoginFailures
 	}
+	if cfg.MaxReports <= 0 {
+		cfg.MaxReports = DefaultMaxReports
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -95,7 +103,8 @@ func New(cfg Config) (*Console, error) {
 		return nil, err
 	}
 	c := &Console{cfg: cfg, pages: pages, sessions: newSessions(cfg.MaxSessions, cfg.SessionTTL, cfg.Now),
-		guesses: rate.NewLimiter(rate.Limit(float64(cfg.LoginFailures)/60), cfg.LoginFailures)}
+		guesses: rate.NewLimiter(rate.Limit(float64(cfg.LoginFailures)/60), cfg.LoginFailures),
+		reports: make(chan struct{}, cfg.MaxReports)}
 	c.routes()
 	return c, nil
 }
