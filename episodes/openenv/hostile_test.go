@@ -37,13 +37,16 @@ func TestHostileFramesGetErrorsAndTheSocketLives(t *testing.T) {
 		{"type a number", `{"type": 5}`, openenv.CodeInvalidJSON},
 		{"data a string", `{"type": "reset", "data": "x"}`, openenv.CodeValidation},
 		{"task_id a number", `{"type": "reset", "data": {"task_id": 7}}`, openenv.CodeValidation},
+		// OpenEnv's ResetRequest: episode_id max_length=255
+		// (meta-pytorch/OpenEnv, src/openenv/core/env_server/types.py).
+		{"episode_id past 255 characters", `{"type": "reset", "data": {"episode_id": "` + strings.Repeat("é", 256) + `"}}`, openenv.CodeValidation},
 	} {
 		reply := c.raw([]byte(tt.frame))
 		if got := errCode(t, reply); got != tt.code {
 			t.Errorf("%s: code %s, want %s (%v)", tt.name, got, tt.code, reply)
 		}
 	}
-	data(t, c.call(reset(map[string]any{"task_id": taskID})), "observation")
+	data(t, c.call(reset(map[string]any{"task_id": taskID, "episode_id": strings.Repeat("é", 255)})), "observation")
 	for _, args := range []string{`[1]`, `"SELECT 1"`, `{"sql": 5}`} {
 		frame := `{"type": "step", "data": {"type": "call_tool", "tool_name": "execute_sql", "arguments": ` + args + `}}`
 		obs, _ := data(t, c.raw([]byte(frame)), "observation")["observation"].(map[string]any)
