@@ -27,9 +27,9 @@ func (c *fakeClock) add(d time.Duration) {
 
 // startConsole serves the demo with a console of cfg under /ui (its
 // store the demo's log, its token the server's), as sqlgym serve mounts
-// it, and returns the server's base URL. A nil cfg.Store reads the
-// demo's log.
-func startConsole(t *testing.T, cfg console.Config) string {
+// it, and returns the server's base URL and the server. A nil cfg.Store
+// reads the demo's log, and the console plays on the demo's Manager.
+func startConsole(t *testing.T, cfg console.Config) (string, *testserver.Demo) {
 	t.Helper()
 	var h *console.Console
 	d := testserver.StartDemo(t, testserver.DemoOptions{Options: testserver.Options{Server: func(c *transport.ServerConfig) {
@@ -40,11 +40,12 @@ func startConsole(t *testing.T, cfg console.Config) string {
 	if cfg.Store == nil {
 		cfg.Store = console.ReaderStore{R: d.Log}
 	}
+	cfg.Player = console.ManagerPlayer{M: d.Manager}
 	var err error
 	if h, err = console.New(cfg); err != nil {
 		t.Fatal(err)
 	}
-	return d.HTTP.URL
+	return d.HTTP.URL, d
 }
 
 // TestLoginGuessesAreBounded guesses the token faster than the bound
@@ -53,7 +54,7 @@ func startConsole(t *testing.T, cfg console.Config) string {
 // one more back.
 func TestLoginGuessesAreBounded(t *testing.T) {
 	clock := &fakeClock{t: time.Unix(1_000_000, 0)}
-	base := startConsole(t, console.Config{Token: "sekret", LoginFailures: 3, Now: clock.now})
+	base, _ := startConsole(t, console.Config{Token: "sekret", LoginFailures: 3, Now: clock.now})
 	for i := 0; i < 3; i++ {
 		if resp, ck := login(t, base, "guess"); resp.StatusCode != http.StatusUnauthorized || ck != nil {
 			t.Fatalf("wrong token %d: %s, cookie %v; want 401", i, resp.Status, ck)
@@ -77,7 +78,7 @@ func TestLoginGuessesAreBounded(t *testing.T) {
 // own, and a session past its life opens nothing either.
 func TestSessionCookieIsTheServers(t *testing.T) {
 	clock := &fakeClock{t: time.Unix(1_000_000, 0)}
-	base := startConsole(t, console.Config{Token: "sekret", SessionTTL: time.Hour, Now: clock.now})
+	base, _ := startConsole(t, console.Config{Token: "sekret", SessionTTL: time.Hour, Now: clock.now})
 	planted := &http.Cookie{Name: "sqlgym_console", Value: "planted-by-another-page"}
 	if resp, _ := get(t, base+"/ui/episodes", planted); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("a cookie the client chose: %s, want 303 to the login form", resp.Status)

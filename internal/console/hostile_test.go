@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/internal/console"
+	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // records is a trajlog.Reader over records held in memory: a log from
@@ -60,7 +63,7 @@ func hostileRecord(t *testing.T) *trajlog.Record {
 // report's links to the episode keep its id as one path segment, which
 // opens that episode.
 func TestHostileRecordRendersAsText(t *testing.T) {
-	base := startConsole(t, console.Config{Store: console.ReaderStore{R: records{hostileRecord(t)}}})
+	base, _ := startConsole(t, console.Config{Store: console.ReaderStore{R: records{hostileRecord(t)}}})
 	escaped := "/ui/episodes/..%2Fplay%3Fdataset=x%23top"
 	pages := map[string]string{"list": "/ui/episodes", "report": "/ui/report", "episode": escaped,
 		"not found": "/ui/episodes/%3Cscript%3Ealert(11)%3C%2Fscript%3E"}
@@ -81,5 +84,49 @@ func TestHostileRecordRendersAsText(t *testing.T) {
 		if name == "episode" && !strings.Contains(body, "alert(6)") {
 			t.Fatalf("episode page: the error message is not shown")
 		}
+	}
+}
+
+// TestPlayStepsOnlyItsOwnEpisodes starts an episode through the RPC, as
+// a model's client does, and has the play page show and step it: both
+// are refused, and the episode gets no step; one started on the console
+// is played.
+func TestPlayStepsOnlyItsOwnEpisodes(t *testing.T) {
+	base, d := startConsole(t, console.Config{})
+	cl, err := client.Dial(context.Background(), d.URL, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	res, err := cl.Reset(context.Background(), schemas.ResetParams{TaskID: d.Dataset.Tasks[0].ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs := "/ui/play/" + res.EpisodeID
+	if resp, body := get(t, base+theirs); resp.StatusCode != http.StatusNotFound || !strings.Contains(body, "started elsewhere") {
+		t.Fatalf("the play page of a client's episode: %s %.300q, want 404 saying why", resp.Status, body)
+	}
+	step := func(path string) *http.Response {
+		req, _ := http.NewRequest("POST", base+path+"/step", strings.NewReader(url.Values{"tool": {"inspect_schema"}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		resp, _ := do(t, req)
+		return resp
+	}
+	if resp := step(theirs); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("a step of a client's episode from the play page: %s, want 404", resp.Status)
+	}
+	snap, err := d.Manager.Get(res.EpisodeID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr, err := snap.Trajectory(); err != nil || len(tr.Steps) != 0 {
+		t.Fatalf("the client's episode after the refused step: %v steps, %v; want none", len(tr.Steps), err)
+	}
+	req, _ := http.NewRequest("POST", base+"/ui/play", strings.NewReader(url.Values{"task_id": {d.Dataset.Tasks[0].ID}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, _ := do(t, req)
+	mine := resp.Header.Get("Location")
+	if resp := step(mine); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("a step of the console's own episode: %s, want 303 back to its page", resp.Status)
 	}
 }

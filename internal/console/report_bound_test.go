@@ -31,7 +31,7 @@ func (g gatedReader) Episodes(ctx context.Context, f trajlog.Filter, fn func(*tr
 // done another is served.
 func TestReportPagesAreBounded(t *testing.T) {
 	g := gatedReader{records: records{hostileRecord(t)}, entered: make(chan struct{}, 2), open: make(chan struct{})}
-	base := startConsole(t, console.Config{Store: console.ReaderStore{R: g}, MaxReports: 1})
+	base, _ := startConsole(t, console.Config{Store: console.ReaderStore{R: g}, MaxReports: 1})
 	first := make(chan int)
 	go func() {
 		resp, err := http.Get(base + "/ui/report")
