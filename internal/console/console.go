@@ -34,6 +34,9 @@ const (
 	// each reads the whole store; one more gets 503.
 	DefaultMaxReports = 2
 	reportTimeout     = 10 * time.Minute // a report page's read of the store
+	// DefaultWriteTimeout bounds the write of a page: a client that does
+	// not take it in holds the request's room no longer.
+	DefaultWriteTimeout = time.Minute
 )
 
 // Config configures a Console. Zero values mean the defaults.
@@ -58,6 +61,7 @@ type Config struct {
 	// minute (DefaultLoginFailures).
 	LoginFailures int
 	MaxReports    int              // report pages computed at once (DefaultMaxReports)
+	WriteTimeout  time.Duration    // the write of a page (DefaultWriteTimeout)
 	Now           func() time.Time // the clock of sessions and logins (time.Now); tests give a fake one
 	Report        report.Options
 }
@@ -88,6 +92,9 @@ func New(cfg Config) (*Console, error) {
 	}
 	if cfg.LoginFailures <= 0 {
 		cfg.LoginFailures = DefaultLoginFailures
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = DefaultWriteTimeout
 	}
 	if cfg.MaxReports <= 0 {
 		cfg.MaxReports = DefaultMaxReports
@@ -138,6 +145,10 @@ func (c *Console) routes() {
 // headers.
 func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	secure(w.Header())
+	// Every answer is written within the write timeout (a page is given
+	// it again once rendered, an event of the live page each time), and
+	// no deadline of an earlier request on the connection is left over.
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(c.cfg.WriteTimeout))
 	if c.cfg.LoopbackOnly && c.cfg.Token == "" {
 		if msg := loopbackRefusal(r); msg != "" {
 			http.Error(w, msg, http.StatusForbidden)
@@ -185,7 +196,7 @@ type messageView struct {
 }
 
 // render writes page name with data under status code, or a 500 naming
-// the failure.
+// the failure, within the write timeout.
 func (c *Console) render(w http.ResponseWriter, code int, name string, data any) {
 	var b strings.Builder
 	if err := c.pages[name].ExecuteTemplate(&b, "page", data); err != nil {
@@ -194,6 +205,7 @@ func (c *Console) render(w http.ResponseWriter, code int, name string, data any)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(c.cfg.WriteTimeout))
 	w.WriteHeader(code)
 	io.WriteString(w, b.String())
 }

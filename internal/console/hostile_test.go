@@ -3,14 +3,20 @@ package console_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/internal/console"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -129,4 +135,30 @@ func TestPlayStepsOnlyItsOwnEpisodes(t *testing.T) {
 	if resp := step(mine); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("a step of the console's own episode: %s, want 303 back to its page", resp.Status)
 	}
+}
+
+// TestPageNotTakenInIsCut asks for an episode page of many megabytes
+// over a real socket and reads none of it: once the socket's buffers are
+// full the write passes its timeout and the request ends.
+func TestPageNotTakenInIsCut(t *testing.T) {
+	r := hostileRecord(t)
+	r.Steps[0].Observation = strings.Repeat("row ", 16<<20/4) // 16 MiB: past any socket buffer
+	c, err := console.New(console.Config{Store: console.ReaderStore{R: records{r}}, WriteTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var done atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer done.Add(1)
+		c.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	conn.(*net.TCPConn).SetReadBuffer(4 << 10)
+	fmt.Fprintf(conn, "GET /ui/episodes/%s HTTP/1.1\r\nHost: %s\r\n\r\n", url.PathEscape(hostileID), srv.Listener.Addr())
+	waitfor.Until(t, "the page nobody reads to be cut", func() bool { return done.Load() == 1 })
 }
