@@ -3,10 +3,7 @@ package console_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync/atomic"
@@ -148,17 +145,9 @@ func TestPageNotTakenInIsCut(t *testing.T) {
 		t.Fatal(err)
 	}
 	var done atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	console.AskAndNeverRead(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer done.Add(1)
 		c.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	conn.(*net.TCPConn).SetReadBuffer(4 << 10)
-	fmt.Fprintf(conn, "GET /ui/episodes/%s HTTP/1.1\r\nHost: %s\r\n\r\n", url.PathEscape(hostileID), srv.Listener.Addr())
+	}), "/ui/episodes/"+url.PathEscape(hostileID))
 	waitfor.Until(t, "the page nobody reads to be cut", func() bool { return done.Load() == 1 })
 }

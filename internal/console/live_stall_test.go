@@ -23,15 +23,7 @@ func TestLivePageThatNeverReadsIsLetGo(t *testing.T) {
 		l.begin(fmt.Sprint(i), json.RawMessage(fmt.Sprintf(`{"run":"%s%d"}`, strings.Repeat("v", 1000), i)))
 	}
 	c := &Console{cfg: Config{Live: l}}
-	srv := httptest.NewServer(http.HandlerFunc(c.events))
-	t.Cleanup(srv.Close)
-	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	conn.(*net.TCPConn).SetReadBuffer(4 << 10)
-	fmt.Fprintf(conn, "GET /ui/live/events?tag=run HTTP/1.1\r\nHost: %s\r\n\r\n", srv.Listener.Addr())
+	AskAndNeverRead(t, http.HandlerFunc(c.events), "/ui/live/events?tag=run")
 	waitfor.Until(t, "the page to subscribe", func() bool { return l.Subscribers() == 1 })
 	now := time.Unix(1000, 0)
 	waitfor.Until(t, "the page that never reads to be let go", func() bool {
@@ -42,4 +34,21 @@ func TestLivePageThatNeverReadsIsLetGo(t *testing.T) {
 	if _, err := l.subscribe("run"); err != nil {
 		t.Fatalf("the room of the page let go was not given back: %v", err)
 	}
+}
+
+// AskAndNeverRead serves h on a real socket and sends it a GET of path
+// from a client that reads nothing of the answer, with a small receive
+// buffer: a write of the answer blocks once the buffers are full. (For
+// this package's external tests too.)
+func AskAndNeverRead(t *testing.T, h http.Handler, path string) {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	conn.(*net.TCPConn).SetReadBuffer(4 << 10)
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", path, srv.Listener.Addr())
 }
