@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"unicode/utf8"
 
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -18,6 +19,9 @@ const (
 	OriginTag    = episodes.OriginTag
 	OriginValue  = "openenv"
 	episodeIDTag = "openenv_episode_id"
+	// maxEpisodeID bounds OpenEnv's custom episode_id, in characters, as
+	// its ResetRequest does (max_length=255).
+	maxEpisodeID = 255
 )
 
 // decodeStrict decodes data into v, refusing unknown fields; empty data
@@ -42,6 +46,9 @@ func (h *Handler) start(ctx context.Context, data json.RawMessage) (*episode, Re
 	var d ResetData
 	if err := decodeStrict(data, &d, "reset data"); err != nil {
 		return nil, Result{}, err
+	}
+	if n := utf8.RuneCountInString(d.EpisodeID); n > maxEpisodeID {
+		return nil, Result{}, invalid(fmt.Sprintf("episode_id: %d characters, at most %d", n, maxEpisodeID))
 	}
 	tags, err := tagged(d.Tags, d.EpisodeID)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+	"golang.org/x/time/rate"
 
 	"github.com/sqlgym/sqlgym/internal/rollout/report"
 )
@@ -20,12 +21,22 @@ const Prefix = "/ui"
 
 // Defaults of the console's bounds on what clients can make it hold.
 const (
-	DefaultMaxSessions = 256              // login sessions kept at once; the oldest is dropped past it
-	DefaultSessionTTL  = 12 * time.Hour   // how long a login lasts
-	DefaultPageSize    = 50               // episodes a list page shows unless asked
-	MaxPageSize        = 500              // the most episodes one list page shows
-	DefaultMaxOffset   = 100_000          // how far into a filtered list a page may start
-	reportTimeout      = 10 * time.Minute // a report page's read of the store
+	DefaultMaxSessions = 256            // login sessions kept at once; the oldest is dropped past it
+	DefaultSessionTTL  = 12 * time.Hour // how long a login lasts
+	DefaultPageSize    = 50             // episodes a list page shows unless asked
+	MaxPageSize        = 500            // the most episodes one list page shows
+	DefaultMaxOffset   = 100_000        // how far into a filtered list a page may start
+	// DefaultLoginFailures is how many wrong tokens the login form takes
+	// a minute (in a burst as large); past them every login, right or
+	// wrong, gets 429 until the minute's share comes back.
+	DefaultLoginFailures = 10
+	// DefaultMaxReports is how many report pages are computed at once:
+	// each reads the whole store; one more gets 503.
+	DefaultMaxReports = 2
+	reportTimeout     = 10 * time.Minute // a report page's read of the store
+	// DefaultWriteTimeout bounds the write of a page: a client that does
+	// not take it in holds the request's room no longer.
+	DefaultWriteTimeout = time.Minute
 )
 
 // Config configures a Console. Zero values mean the defaults.
@@ -46,7 +57,13 @@ type Config struct {
 	MaxSessions int           // DefaultMaxSessions
 	SessionTTL  time.Duration // DefaultSessionTTL
 	MaxOffset   int           // DefaultMaxOffset
-	Report      report.Options
+	// LoginFailures bounds guessing the token: wrong tokens taken a
+	// minute (DefaultLoginFailures).
+	LoginFailures int
+	MaxReports    int              // report pages computed at once (DefaultMaxReports)
+	WriteTimeout  time.Duration    // the write of a page (DefaultWriteTimeout)
+	Now           func() time.Time // the clock of sessions and logins (time.Now); tests give a fake one
+	Report        report.Options
 }
 
 // Console serves the pages.
@@ -54,6 +71,8 @@ type Console struct {
 	cfg      Config
 	pages    map[string]*template.Template
 	sessions *sessions
+	guesses  *rate.Limiter // wrong tokens the login form still takes
+	reports  chan struct{} // a room per report page being computed
 	mux      *http.ServeMux
 }
 
@@ -71,6 +90,18 @@ func New(cfg Config) (*Console, error) {
 	if cfg.MaxOffset <= 0 {
 		cfg.MaxOffset = DefaultMaxOffset
 	}
+	if cfg.LoginFailures <= 0 {
+		cfg.LoginFailures = DefaultLoginFailures
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = DefaultWriteTimeout
+	}
+	if cfg.MaxReports <= 0 {
+		cfg.MaxReports = DefaultMaxReports
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
 	}
@@ -78,7 +109,9 @@ func New(cfg Config) (*Console, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Console{cfg: cfg, pages: pages, sessions: newSessions(cfg.MaxSessions, cfg.SessionTTL, time.Now)}
+	c := &Console{cfg: cfg, pages: pages, sessions: newSessions(cfg.MaxSessions, cfg.SessionTTL, cfg.Now),
+		guesses: rate.NewLimiter(rate.Limit(float64(cfg.LoginFailures)/60), cfg.LoginFailures),
+		reports: make(chan struct{}, cfg.MaxReports)}
 	c.routes()
 	return c, nil
 }
@@ -112,6 +145,10 @@ func (c *Console) routes() {
 // headers.
 func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	secure(w.Header())
+	// Every answer is written within the write timeout (a page is given
+	// it again once rendered, an event of the live page each time), and
+	// no deadline of an earlier request on the connection is left over.
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(c.cfg.WriteTimeout))
 	if c.cfg.LoopbackOnly && c.cfg.Token == "" {
 		if msg := loopbackRefusal(r); msg != "" {
 			http.Error(w, msg, http.StatusForbidden)
@@ -159,7 +196,7 @@ type messageView struct {
 }
 
 // render writes page name with data under status code, or a 500 naming
-// the failure.
+// the failure, within the write timeout.
 func (c *Console) render(w http.ResponseWriter, code int, name string, data any) {
 	var b strings.Builder
 	if err := c.pages[name].ExecuteTemplate(&b, "page", data); err != nil {
@@ -168,6 +205,7 @@ func (c *Console) render(w http.ResponseWriter, code int, name string, data any)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(c.cfg.WriteTimeout))
 	w.WriteHeader(code)
 	io.WriteString(w, b.String())
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"slices"
@@ -19,13 +20,17 @@ import (
 const (
 	DefaultMaxLiveSubscribers = 16  // live pages connected at once; more get 503
 	DefaultMaxLiveSeries      = 256 // tag values counted apart; past it a value counts under (other)
-	liveBuffer                = 4   // updates queued for one subscriber; past it updates are dropped for it
+	// DefaultLiveWriteTimeout bounds the write of one update to a live
+	// page: a page that stops reading is let go, and its room with it.
+	DefaultLiveWriteTimeout = 10 * time.Second
+	liveBuffer              = 4 // updates queued for one subscriber; past it updates are dropped for it
 )
 
 // LiveConfig bounds the live page.
 type LiveConfig struct {
-	MaxSubscribers int // DefaultMaxLiveSubscribers
-	MaxSeries      int // DefaultMaxLiveSeries
+	MaxSubscribers int           // DefaultMaxLiveSubscribers
+	MaxSeries      int           // DefaultMaxLiveSeries
+	WriteTimeout   time.Duration // DefaultLiveWriteTimeout
 }
 
 // Live counts what the episode server does (through Tap) and pushes it,
@@ -59,6 +64,9 @@ func NewLive(cfg LiveConfig) *Live {
 	}
 	if cfg.MaxSeries <= 0 {
 		cfg.MaxSeries = DefaultMaxLiveSeries
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = DefaultLiveWriteTimeout
 	}
 	return &Live{cfg: cfg, stats: newStats(cfg.MaxSeries), subs: map[*subscriber]struct{}{}}
 }
@@ -184,16 +192,12 @@ func (l *Live) unsubscribe(s *subscriber) {
 	delete(l.subs, s)
 }
 
-// events streams a live page's updates as server-sent events.
+// events streams a live page's updates as server-sent events; a page
+// that does not take one within the write timeout is let go.
 func (c *Console) events(w http.ResponseWriter, r *http.Request) {
 	l := c.cfg.Live
 	if l == nil {
 		c.fail(w, http.StatusNotFound, "This console has no live server: sqlgym console reads a log only.")
-		return
-	}
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming is not supported here", http.StatusInternalServerError)
 		return
 	}
 	s, err := l.subscribe(strings.TrimSpace(r.URL.Query().Get("tag")))
@@ -204,17 +208,32 @@ func (c *Console) events(w http.ResponseWriter, r *http.Request) {
 	defer l.unsubscribe(s)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("X-Accel-Buffering", "no")
-	fmt.Fprint(w, ": connected\n\n")
-	fl.Flush()
+	rc := http.NewResponseController(w)
+	if l.send(rc, w, ": connected\n\n") != nil {
+		return
+	}
 	for {
 		select {
 		case <-r.Context().Done():
 			return
 		case b := <-s.ch:
-			fmt.Fprintf(w, "data: %s\n\n", b)
-			fl.Flush()
+			if l.send(rc, w, "data: "+string(b)+"\n\n") != nil {
+				return // the page stopped reading, or left
+			}
 		}
 	}
+}
+
+// send writes one event within the write timeout, so that a page that
+// never reads holds its room no longer than that.
+func (l *Live) send(rc *http.ResponseController, w http.ResponseWriter, event string) error {
+	if err := rc.SetWriteDeadline(time.Now().Add(l.cfg.WriteTimeout)); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, event); err != nil {
+		return err
+	}
+	return rc.Flush()
 }
 
 // livePage is the page the script live.js draws into.

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"html/template"
+	"net/url"
 	"strconv"
 	"time"
 )
@@ -30,6 +31,9 @@ var funcs = template.FuncMap{
 	"sub":  func(a, b float64) float64 { return a - b },
 	"add":  func(a, b float64) float64 { return a + b },
 	"div2": func(a float64) float64 { return a / 2 },
+	// seg is a value placed as one segment of a link's path: a recorded
+	// id holding "/", "?" or "#" still names its own page.
+	"seg": url.PathEscape,
 }
 
 func parsePages() (map[string]*template.Template, error) {

@@ -111,9 +111,10 @@ func (c *Console) renderPlay(w http.ResponseWriter, id string, code int, msg, sq
 		c.fail(w, http.StatusNotFound, "This console has no episode server to play on.")
 		return
 	}
-	t, err := c.cfg.Player.Episode(id)
+	t, err := c.playedHere(id)
 	if err != nil {
-		c.fail(w, http.StatusNotFound, fmt.Sprintf("No live episode %q: %v. A recorded one is at %s/episodes/%s.", id, err, Prefix, id))
+		c.fail(w, http.StatusNotFound, fmt.Sprintf("No live episode %q played on the console: %v. A recorded one is at %s/episodes/%s.",
+			id, err, Prefix, url.PathEscape(id)))
 		return
 	}
 	v := playView{frame: frame{Title: "Play " + id}, T: t, Tools: t.Tools, Ended: t.Outcome != "", Error: msg, SQL: sql}
@@ -126,6 +127,23 @@ func (c *Console) renderPlay(w http.ResponseWriter, id string, code int, msg, sq
 	c.render(w, code, "play", v)
 }
 
+// playedHere is the live episode of that id when it was started on the
+// console (tagged origin=console): the console shows and steps no other,
+// so that a person's turns never join an episode a model or another
+// client is playing, and are never recorded as theirs.
+func (c *Console) playedHere(id string) (*schemas.Trajectory, error) {
+	t, err := c.cfg.Player.Episode(id)
+	if err != nil {
+		return nil, err
+	}
+	var tags map[string]json.RawMessage
+	json.Unmarshal(t.Tags, &tags)
+	if want, _ := json.Marshal(OriginConsole); string(tags[TagOrigin]) != string(want) {
+		return nil, fmt.Errorf("it was started elsewhere (its tags hold no %s=%s), and the console plays only its own", TagOrigin, OriginConsole)
+	}
+	return t, nil
+}
+
 // playStep runs the call the form posted: a tool and its SQL, or its
 // arguments as JSON.
 func (c *Console) playStep(w http.ResponseWriter, r *http.Request) {
@@ -136,6 +154,10 @@ func (c *Console) playStep(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
 	sql := r.PostFormValue("sql")
+	if _, err := c.playedHere(id); err != nil {
+		c.renderPlay(w, id, http.StatusNotFound, "", sql)
+		return
+	}
 	a, err := actionOf(r.PostFormValue("tool"), sql, r.PostFormValue("arguments"))
 	if err == nil {
 		_, err = c.cfg.Player.Step(r.Context(), id, a)

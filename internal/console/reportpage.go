@@ -43,6 +43,14 @@ func (c *Console) reportPage(w http.ResponseWriter, r *http.Request) {
 		c.render(w, http.StatusBadRequest, "report", v)
 		return
 	}
+	select {
+	case c.reports <- struct{}{}:
+		defer func() { <-c.reports }()
+	default:
+		c.fail(w, http.StatusServiceUnavailable, fmt.Sprintf("Busy: the console computes at most %d reports at once "+
+			"(each reads the whole store); try again when one is done.", c.cfg.MaxReports))
+		return
+	}
 	ctx, cancel := withTimeout(r.Context())
 	defer cancel()
 	if err := fillReport(ctx, &v, c.cfg.Store.Reader(), q, c.cfg.Report); err != nil {
