@@ -23,12 +23,15 @@ import (
 // consoleMount is the web console sqlgym serve carries under /ui, over
 // the store it records to (read directly; live counts through its tap), with the datasets it
 // serves for the golds. ok is false when the store cannot be read back.
-func consoleMount(ctx context.Context, st *serveStack, mgr *episodes.Manager, live *console.Live, indexMax int, token string, log *zap.Logger) (transport.Mount, bool, error) {
-	if _, ok := st.Recorder.(trajlog.Reader); !ok {
+func consoleMount(ctx context.Context, st *serveStack, mgr *episodes.Manager, live *console.Live, o serverOpts, log *zap.Logger) (transport.Mount, bool, error) {
+	rd, ok := st.Recorder.(trajlog.Reader)
+	if !ok {
 		return transport.Mount{}, false, nil
 	}
-	c, err := console.New(console.Config{Store: consoleStore(ctx, st.Recorder.(trajlog.Reader), live, indexMax, log), Token: token, Logger: log, Live: live, Player: console.ManagerPlayer{M: mgr},
-		Golds: &console.DatasetGolds{Catalog: st.Catalog, Datasets: st.Datasets}})
+	cfg := console.Config{Store: consoleStore(ctx, rd, live, o.consoleIndex, log), Token: o.token, Logger: log, Live: live, Player: console.ManagerPlayer{M: mgr},
+		Golds: &console.DatasetGolds{Catalog: st.Catalog, Datasets: st.Datasets}}
+	o.console.apply(&cfg)
+	c, err := console.New(cfg)
 	if err != nil {
 		return transport.Mount{}, false, err
 	}
@@ -68,6 +71,7 @@ type consoleFlags struct {
 	maxSessions int
 	maxConns    int
 	indexMax    int
+	bounds      consoleBounds
 }
 
 // runConsole serves the console read-only over a recorded log, with no
@@ -80,6 +84,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.StringVar(&f.token, "token", "", "the token the login form asks for (empty: no login, allowed on a loopback --addr only)")
 	fs.BoolVar(&f.insecure, "insecure", false, "serve without --token on a non-loopback --addr (logged as a warning)")
 	fs.IntVar(&f.maxSessions, "max-sessions", console.DefaultMaxSessions, "logins kept at once; past it the oldest is dropped")
+	f.bounds.register(fs, "")
 	fs.IntVar(&f.maxConns, "max-connections", 64, "requests served at once; more get 503")
 	fs.IntVar(&f.indexMax, "index-episodes", console.DefaultIndexEpisodes,
 		"episodes of the file log the list's index keeps in memory (the newest; about 260 bytes each plus their SQL, up to 4 KiB); pages past them read the log")
@@ -88,6 +93,9 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if f.maxSessions < 1 || f.maxConns < 1 || f.indexMax < 1 {
 		return usageError{"--max-sessions, --max-connections and --index-episodes must be at least 1"}
+	}
+	if err := f.bounds.check(""); err != nil {
+		return err
 	}
 	log, err := newLogger("console", "info", stderr)
 	if err != nil {
@@ -102,6 +110,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	defer closer.Close()
 	cfg := console.Config{Store: consoleStore(ctx, rd, nil, f.indexMax, log), Token: f.token, Logger: log, LoopbackOnly: true, MaxSessions: f.maxSessions}
+	f.bounds.apply(&cfg)
 	if len(f.stack.datasets.values) > 0 {
 		cat, dss, err := f.consoleDatasets(ctx)
 		if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -81,4 +82,26 @@ func httpGet(t *testing.T, url string) string {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return string(b)
+}
+
+// TestConsoleBoundsAreFlags: the console's bounds are flags of serve and
+// of sqlgym console, and a bound that would hold nothing is a usage error
+// naming it.
+func TestConsoleBoundsAreFlags(t *testing.T) {
+	for _, c := range []struct {
+		run  func(context.Context, []string, io.Writer, io.Writer) error
+		args []string
+		want string
+	}{
+		{runServe, []string{"--console-max-reports", "0"}, "--console-max-reports"},
+		{runServe, []string{"--console-write-timeout", "0s"}, "--console-write-timeout"},
+		{runConsole, []string{"--data-dir", t.TempDir(), "--login-failures", "0"}, "--login-failures"},
+	} {
+		var stderr bytes.Buffer
+		err := c.run(context.Background(), c.args, io.Discard, &stderr)
+		var usage usageError
+		if !errors.As(err, &usage) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want a usage error naming %s", c.args, err, c.want)
+		}
+	}
 }

@@ -42,6 +42,7 @@ type serverOpts struct {
 	conns        connFlags
 	consoleLive  int // live pages of the web console at once
 	consoleIndex int // episodes of the file log the console's list index keeps
+	console      consoleBounds
 	// openenvSessions bounds the OpenEnv surface's sessions (0: its default).
 	openenvSessions int
 	mcp             mcpFlags
@@ -65,6 +66,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"live pages of the web console (/ui/live) connected at once; more get 503")
 	fs.IntVar(&f.server.consoleIndex, "console-index-episodes", console.DefaultIndexEpisodes,
 		"episodes of the file log the web console's list index keeps in memory (the newest); its pages past them read the log")
+	f.server.console.register(fs, "console-")
 	f.server.bounds.register(fs)
 	f.server.conns.register(fs)
 	f.server.registerOpenEnv(fs)
@@ -102,6 +104,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func (o *serverOpts) check() error {
 	if o.maxEpisodes < 1 || o.idleTimeout <= 0 || o.frameBytes < 1024 || o.consoleLive < 1 || o.consoleIndex < 1 {
 		return usageError{"--max-episodes, --console-max-live and --console-index-episodes must be >= 1, --idle-timeout > 0 and --max-frame-bytes >= 1024"}
+	}
+	if err := o.console.check("console-"); err != nil {
+		return err
 	}
 	if o.replyDelay < 0 || o.replyDelay > time.Second {
 		return usageError{fmt.Sprintf("--reply-delay must be between 0 and 1s, got %s", o.replyDelay)}
@@ -177,7 +182,7 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	mcpSrv := o.mcp.server(mgr, o.frameBytes, log)
 	cfg.Mounts = append(cfg.Mounts, transport.Mount{Prefix: "/mcp", Handler: mcpSrv.Handler()})
 	defer context.AfterFunc(ctx, func() { mcpSrv.Close(o.grace) })() // an HTTP shutdown leaves sessions' streams open
-	if m, ok, err := consoleMount(ctx, st, mgr, live, o.consoleIndex, o.token, log); err != nil {
+	if m, ok, err := consoleMount(ctx, st, mgr, live, o, log); err != nil {
 		return err
 	} else if ok {
 		cfg.Mounts = append(cfg.Mounts, m)
