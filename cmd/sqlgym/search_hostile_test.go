@@ -1,21 +1,19 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/episodes/client"
+	"github.com/sqlgym/sqlgym/internal/testkit/metricstest"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -52,23 +50,7 @@ INSERT INTO words SELECT lower(hex(randomblob(4))) || ' ' || lower(hex(randomblo
 // /metrics page.
 func metricValue(t *testing.T, url, name string) float64 {
 	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
-			f, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return f
-		}
-	}
-	t.Fatalf("no %s on %s", name, url)
-	return 0
+	return metricstest.Scrape(t, url, name)
 }
 
 // randomText is n characters of random lower-case words.

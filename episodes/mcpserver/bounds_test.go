@@ -1,7 +1,6 @@
 package mcpserver_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sqlgym/sqlgym/episodes/mcpserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/metricstest"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -22,23 +22,7 @@ import (
 // scrape reads a metric without labels from the server's /metrics.
 func (h *harness) scrape(t testing.TB, name string) float64 {
 	t.Helper()
-	resp, err := http.Get(h.demo.HTTP.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
-			f, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return f
-		}
-	}
-	t.Fatalf("no metric %s on /metrics", name)
-	return 0
+	return metricstest.Scrape(t, h.demo.HTTP.URL+"/metrics", name)
 }
 
 // TestSessionBound opens --max-mcp-sessions sessions: one more is refused

@@ -10,6 +10,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/sqlgym/sqlgym/episodes/openenv"
+	"github.com/sqlgym/sqlgym/internal/testkit/metricstest"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
@@ -142,20 +143,5 @@ func TestAbandonedHTTPEpisodeFreesItsRoom(t *testing.T) {
 // metric is the value of a gauge or counter of the server's registry.
 func metric(t *testing.T, s *surface, name string) float64 {
 	t.Helper()
-	families, err := s.Manager.Metrics().Registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range families {
-		if f.GetName() != name {
-			continue
-		}
-		m := f.GetMetric()[0]
-		if g := m.GetGauge(); g != nil {
-			return g.GetValue()
-		}
-		return m.GetCounter().GetValue()
-	}
-	t.Fatalf("no metric %s", name)
-	return 0
+	return metricstest.Value(t, s.Manager.Metrics().Registry, name)
 }

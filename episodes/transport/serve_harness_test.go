@@ -21,6 +21,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/testkit/metricstest"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -105,29 +106,13 @@ func (s *served) dial(t *testing.T) *client.Client {
 // while it has no sample.
 func (s *served) metric(t *testing.T, name string) float64 {
 	t.Helper()
-	families, err := s.reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sum float64
-	for _, f := range families {
-		if f.GetName() != name {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			sum += m.GetGauge().GetValue() + m.GetCounter().GetValue()
-		}
-	}
-	return sum
+	return metricstest.Value(t, s.reg, name)
 }
 
 // waitMetric waits until cond holds for the named metric's value.
 func (s *served) waitMetric(t *testing.T, name string, cond func(float64) bool) {
 	t.Helper()
-	var v float64
-	if !waitfor.Within(waitfor.Timeout, func() bool { v = s.metric(t, name); return cond(v) }) {
-		t.Fatalf("metric %s is still %v after %s", name, v, waitfor.Timeout)
-	}
+	metricstest.WaitFor(t, s.reg, name, cond)
 }
 
 // rawConn is a TCP connection to the server that the test writes HTTP
