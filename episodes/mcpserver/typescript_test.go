@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/episodes/client"
+	"github.com/sqlgym/sqlgym/internal/testkit/needs"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
 )
@@ -25,10 +27,7 @@ func tsClient(t *testing.T) (node, script string) {
 	node, errNode := exec.LookPath("node")
 	npm, errNpm := exec.LookPath("npm")
 	if errNode != nil || errNpm != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("node and npm are needed to run the TypeScript SDK's client: %v %v", errNode, errNpm)
-		}
-		t.Skipf("node or npm not found (%v %v); CI fails here", errNode, errNpm)
+		needs.Missing(t, fmt.Sprintf("node and npm are needed to run the TypeScript SDK's client (scripts/node-up installs them): %v %v", errNode, errNpm))
 	}
 	src := filepath.Join("testdata", "tsclient")
 	files := map[string][]byte{}

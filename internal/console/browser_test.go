@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/sqlgym/sqlgym/internal/testkit/needs"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
@@ -24,7 +25,7 @@ func chromiumPath(t *testing.T) string {
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}
-	if os.Getenv("CI") != "true" {
+	if !needs.CI() {
 		t.Skipf("%s is missing: run scripts/chromium-up to install it (the browser tests skip without it)", path)
 	}
 	out, err := exec.Command("../../scripts/chromium-up").CombinedOutput()

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/sqlgym/sqlgym/internal/testkit/needs"
 )
 
 // EnvVar names the variable holding the test server's URL.
@@ -26,10 +27,7 @@ func ServerURL(t testing.TB) string {
 	t.Helper()
 	u := os.Getenv(EnvVar)
 	if u == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not set: CI needs a MariaDB or MySQL server (scripts/mariadb-up)", EnvVar)
-		}
-		t.Skipf("%s is not set; skipping the MySQL test (scripts/mariadb-up starts a server)", EnvVar)
+		needs.Missing(t, EnvVar+" is not set: the MySQL tests need a MariaDB or MySQL server (scripts/mariadb-up starts one)")
 	}
 	return u
 }

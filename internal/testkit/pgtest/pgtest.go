@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/sqlgym/sqlgym/internal/testkit/needs"
 )
 
 // EnvVar names the variable holding the test server's URL.
@@ -24,10 +25,7 @@ func ServerURL(t testing.TB) string {
 	t.Helper()
 	u := os.Getenv(EnvVar)
 	if u == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not set: CI needs a PostgreSQL server (scripts/postgres-up)", EnvVar)
-		}
-		t.Skipf("%s is not set; skipping the PostgreSQL test (scripts/postgres-up starts a server)", EnvVar)
+		needs.Missing(t, EnvVar+" is not set: the PostgreSQL tests need a server (scripts/postgres-up starts one)")
 	}
 	return u
 }

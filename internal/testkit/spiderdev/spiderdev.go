@@ -6,9 +6,12 @@
 package spiderdev
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sqlgym/sqlgym/internal/testkit/needs"
 )
 
 // Tasks is the number of questions in the shared dev.json.
@@ -24,10 +27,7 @@ func Dir(tb testing.TB) string {
 	}
 	dir := filepath.Join(root, "..", "shared", "data", "spider-dev")
 	if _, err := os.Stat(filepath.Join(dir, "dev.json")); err != nil {
-		if os.Getenv("CI") == "true" {
-			tb.Fatalf("Spider-dev data is required under CI=true: %v", err)
-		}
-		tb.Skipf("Spider-dev data not found at %s; skipping (it is the shared benchmark data beside the repository)", dir)
+		needs.Missing(tb, fmt.Sprintf("Spider-dev data not found at %s, the shared benchmark data beside the repository: %v", dir, err))
 	}
 	return dir
 }
