@@ -2,7 +2,6 @@ package dbimport
 
 import (
 	"context"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -11,8 +10,8 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/postgres"
-	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/sqlitetest"
 )
 
 // looseDB holds what SQLite's loose typing allows: text in an integer
@@ -33,18 +32,7 @@ func openLoose(t *testing.T) env.DB {
 // openBuilt opens a SQLite database built with script; it is closed when
 // the test ends.
 func openBuilt(t *testing.T, script string) env.DB {
-	t.Helper()
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "built.sqlite")
-	if err := sqlite.Build(ctx, path, script); err != nil {
-		t.Fatal(err)
-	}
-	db, err := sqlite.New(sqlite.Config{}).Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
+	return sqlitetest.Open(t, script)
 }
 
 func TestCopyDBKeepsEveryValue(t *testing.T) {

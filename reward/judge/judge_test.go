@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"math"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/env/sqlite"
+	"github.com/sqlgym/sqlgym/internal/testkit/sqlitetest"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -29,18 +28,7 @@ const forever = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n)
 // openDB builds a database from script in a temporary folder and opens it
 // with the SQLite engine.
 func openDB(t testing.TB, script string) env.DB {
-	t.Helper()
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "test.sqlite")
-	if err := sqlite.Build(ctx, path, script); err != nil {
-		t.Fatal(err)
-	}
-	db, err := sqlite.New(sqlite.Config{}).Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
+	return sqlitetest.Open(t, script)
 }
 
 func spec(match string, edit ...func(*schemas.RewardSpec)) schemas.RewardSpec {

@@ -68,8 +68,8 @@ func TestIntervalFlusherSyncsAndStops(t *testing.T) {
 			if synced := l.syncedUpTo(); synced >= written {
 				t.Fatalf("round %d: %d of %d bytes synced before the interval passed", round, synced, written)
 			}
-			time.Sleep(interval)
-			synctest.Wait() // the tick's fsync is done
+			time.Sleep(interval) // synctest's fake clock: one interval passes at once, with no real wait
+			synctest.Wait()      // the tick's fsync is done
 			if synced, fsyncs := l.syncedUpTo(), l.Stats().Fsyncs; synced < written || fsyncs != int64(round+1) {
 				t.Errorf("round %d: %d of %d bytes synced by %d fsyncs after %d intervals", round, synced, written, fsyncs, round+1)
 			}
