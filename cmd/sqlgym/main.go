@@ -123,6 +123,7 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	stderr = sharedWriter(stderr) // the logger and the command both write to it
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stderr)
 		if len(args) == 0 {
