@@ -10,8 +10,13 @@ import (
 	"github.com/sqlgym/sqlgym/reward"
 )
 
-// goldKey names a gold result: the database, and the gold SQL as run.
-type goldKey struct{ db, sql string }
+// goldKey names a gold result: the database, and the gold SQL as run;
+// bare runs skip what only the task's own database needs (the tables
+// and columns read), as on a suite database.
+type goldKey struct {
+	db, sql string
+	bare    bool
+}
 
 // goldRun is one run of a gold query. rs, match and err are written
 // once, before done is closed, and only read after.
@@ -63,7 +68,9 @@ func (j *Judge) runGold(ctx context.Context, db env.DB, key goldKey) (*goldRun, 
 // only when it will not change on a second try.
 func (j *Judge) fill(ctx context.Context, db env.DB, key goldKey, run *goldRun) {
 	defer close(run.done)
-	run.rs, run.err = db.Query(ctx, key.sql, j.limits(j.cfg.GoldTimeout))
+	lim := j.limits(j.cfg.GoldTimeout)
+	lim.Reads = !key.bare
+	run.rs, run.err = db.Query(ctx, key.sql, lim)
 	if run.err == nil && run.rs.Truncated {
 		run.rs, run.err = nil, fmt.Errorf("%w: over %d rows or %d bytes", ErrGoldTooLarge, j.cfg.MaxRows, j.cfg.MaxResultBytes)
 	}

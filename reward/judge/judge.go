@@ -43,6 +43,12 @@ type Config struct {
 	// GoldCacheBytes bounds the memory of cached gold results (estimated
 	// from their values); the least recently used go first. Default 1 GiB.
 	GoldCacheBytes int64
+	// Suites gives each task's test suite: a submission correct on the
+	// task's database is correct only if it is on every database of its
+	// suite too. Nil judges on the task's database alone.
+	Suites Suites
+	// Ties is how golds with ties are judged; "" is TiesOfficial.
+	Ties Ties
 }
 
 func (c Config) withDefaults() Config {
@@ -63,6 +69,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.GoldCacheBytes <= 0 {
 		c.GoldCacheBytes = DefaultGoldCacheBytes
+	}
+	if c.Ties == "" {
+		c.Ties = TiesOfficial
 	}
 	return c
 }
@@ -111,6 +120,29 @@ type Verdict struct {
 	// PredElapsed and GoldElapsed are the statements' run times (the
 	// gold's from the run that filled the cache).
 	PredElapsed, GoldElapsed time.Duration
+	// ExecOutcome is the outcome on the task's database alone: the
+	// single-database verdict, which Outcome is unless a database of the
+	// task's suite told the prediction apart.
+	ExecOutcome string
+	// Suite says what the task's test suite found; zero when the suite
+	// was not consulted.
+	Suite SuiteVerdict
+	// Ties is how the judge judged ties (Config.Ties); GoldTies is set
+	// when the gold had more than one right answer on the task's
+	// database.
+	Ties     Ties
+	GoldTies bool
+}
+
+// Info is the verdict as a step's info and record tell the trainer how
+// the submission was judged.
+func (v Verdict) Info() *schemas.JudgeInfo {
+	info := &schemas.JudgeInfo{Mode: schemas.JudgeExec, Ties: string(v.Ties), ExecOutcome: v.ExecOutcome, GoldTies: v.GoldTies}
+	if s := v.Suite; s.Databases > 0 {
+		info.Mode, info.SuiteDatabases, info.SuiteJudged = schemas.JudgeSuite, s.Databases, s.Judged
+		info.ToldApartBy, info.Reason, info.GoldFailed = s.ToldApartBy, s.Reason, s.GoldFailed
+	}
+	return info
 }
 
 // Final is what the reward ledger needs to pay the verdict.
@@ -133,20 +165,51 @@ func (v Verdict) Final() reward.Final {
 // for the gold cache (e.g. "spider-dev/concert_singer"). In the spider and
 // tolerant modes without keep_distinct, every DISTINCT is removed from
 // both queries before they run, as the Spider evaluator does; row order
-// counts when the gold SQL (as written) says ORDER BY.
+// counts when the gold SQL (as written) says ORDER BY. A prediction
+// correct on db is then judged on every database of the task's suite,
+// when Config.Suites gives one.
 func (j *Judge) Judge(ctx context.Context, db env.DB, dbKey string, task *env.Task, predSQL string, spec schemas.RewardSpec) (Verdict, error) {
-	strip := spec.Match != schemas.MatchBird && !spec.KeepDistinct
-	goldSQL := task.GoldSQL
-	if strip {
-		predSQL, goldSQL = stripDistinct(predSQL), stripDistinct(goldSQL)
+	q := newQuery(task, predSQL, spec)
+	v, err := j.onTaskDB(ctx, db, dbKey, task, q, spec)
+	v.ExecOutcome, v.Ties = v.Outcome, j.cfg.Ties
+	if err != nil || v.Outcome != schemas.OutcomeCorrect {
+		return v, err
 	}
-	gold, match, v, err := j.goldResult(ctx, db, dbKey, task, goldSQL)
+	if err := j.onSuite(ctx, task, q, spec, &v); err != nil {
+		return v, err
+	}
+	if v.Outcome == schemas.OutcomeCorrect && spec.Final.Efficiency != 0 && task.GoldSQL != "" {
+		if v.Efficiency, err = j.efficiency(ctx, db, q.pred, q.gold); err != nil {
+			return v, err
+		}
+	}
+	return v, nil
+}
+
+// query is a submission and its gold as they run: DISTINCT removed where
+// the spec says, and whether row order counts.
+type query struct {
+	pred, gold string
+	ordered    bool
+}
+
+func newQuery(task *env.Task, predSQL string, spec schemas.RewardSpec) query {
+	q := query{pred: predSQL, gold: task.GoldSQL, ordered: task.GoldSQL != "" && sqltext.HasOrderBy(task.GoldSQL)}
+	if spec.Match != schemas.MatchBird && !spec.KeepDistinct {
+		q.pred, q.gold = stripDistinct(q.pred), stripDistinct(q.gold)
+	}
+	return q
+}
+
+// onTaskDB judges the submission on the task's own database.
+func (j *Judge) onTaskDB(ctx context.Context, db env.DB, dbKey string, task *env.Task, q query, spec schemas.RewardSpec) (Verdict, error) {
+	gold, match, v, err := j.goldResult(ctx, db, dbKey, task, q.gold)
 	if err != nil || v.Outcome != "" {
 		return v, err
 	}
 	v.GoldEmpty = len(gold.Rows) == 0
 	v.GoldElapsed = gold.Elapsed
-	pred, err := db.Query(ctx, predSQL, j.limits(j.cfg.PredTimeout))
+	pred, err := db.Query(ctx, q.pred, j.limits(j.cfg.PredTimeout))
 	if err != nil {
 		return j.predFailed(ctx, v, err)
 	}
@@ -156,18 +219,12 @@ func (j *Judge) Judge(ctx context.Context, db env.DB, dbKey string, task *env.Ta
 		v.ColumnJaccard = reward.ColumnJaccard(pred.ReadColumns, gold.ReadColumns)
 		v.TableJaccard = reward.TableJaccard(pred.ReadTables, gold.ReadTables)
 	}
-	ordered := task.GoldSQL != "" && sqltext.HasOrderBy(task.GoldSQL)
 	// A cut prediction cannot be compared as if whole; the gold was not cut.
-	if pred.Truncated || !match.Match(spec, pred.Rows, ordered) {
+	if pred.Truncated || !match.Match(spec, pred.Rows, q.ordered) {
 		v.Outcome = schemas.OutcomeMismatch
 		return v, nil
 	}
 	v.Outcome = schemas.OutcomeCorrect
-	if spec.Final.Efficiency != 0 && task.GoldSQL != "" {
-		if v.Efficiency, err = j.efficiency(ctx, db, predSQL, goldSQL); err != nil {
-			return v, err
-		}
-	}
 	return v, nil
 }
 

@@ -1,0 +1,104 @@
+package judge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/schemas"
+)
+
+// SuiteVerdict is what a task's test suite found of a submission that was
+// correct on the task's database.
+type SuiteVerdict struct {
+	// Databases is how many databases the task's suite holds (0: none).
+	Databases int
+	// Judged is how many of them were judged: all of them when the
+	// prediction agreed on every one, else up to the one that told it
+	// apart.
+	Judged int
+	// ToldApartBy names the suite database on which the prediction did
+	// not agree with the gold; "" when none did.
+	ToldApartBy string
+	// Reason says how it differed there: other rows, or what the
+	// prediction did wrong there (an error, the time limit).
+	Reason string
+	// GoldFailed counts the suite databases passed over because the gold
+	// itself failed on them; a suite built by sqlgym has none.
+	GoldFailed int
+}
+
+// Reasons of SuiteVerdict.Reason.
+const (
+	ReasonOtherRows = "other rows"
+	ReasonPredError = "the prediction fails there"
+	ReasonPredTime  = "the prediction runs past its time limit on the suite"
+)
+
+// onSuite judges a submission correct on the task's database on every
+// database of the task's suite, in order, and turns v into a mismatch at
+// the first that tells it apart. The prediction has one PredTimeout for
+// the whole suite: a suite can never hold a submission longer than the
+// task's database can.
+func (j *Judge) onSuite(ctx context.Context, task *env.Task, q query, spec schemas.RewardSpec, v *Verdict) error {
+	if j.cfg.Suites == nil || task.GoldSQL == "" {
+		return nil
+	}
+	dbs, err := j.cfg.Suites.Suite(ctx, task)
+	if err != nil {
+		return fmt.Errorf("judge: suite of %s: %w", task.ID, err)
+	}
+	v.Suite.Databases = len(dbs)
+	deadline := time.Now().Add(j.cfg.PredTimeout)
+	for _, sdb := range dbs {
+		v.Suite.Judged++
+		reason, err := j.onSuiteDB(ctx, sdb, q, spec, time.Until(deadline))
+		switch {
+		case errors.Is(err, errGoldFailed):
+			v.Suite.GoldFailed++
+		case err != nil:
+			return err
+		case reason != "":
+			v.Outcome, v.Suite.ToldApartBy, v.Suite.Reason = schemas.OutcomeMismatch, sdb.Name, reason
+			return nil
+		}
+	}
+	return nil
+}
+
+// errGoldFailed is onSuiteDB's report of a gold that fails on a suite
+// database: the database is passed over, never blamed on the model.
+var errGoldFailed = errors.New("gold fails on a suite database")
+
+// onSuiteDB judges the submission on one suite database and returns why
+// it told the prediction apart, "" when it agreed, within budget.
+func (j *Judge) onSuiteDB(ctx context.Context, sdb SuiteDB, q query, spec schemas.RewardSpec, budget time.Duration) (string, error) {
+	run, err := j.runGold(ctx, sdb.DB, goldKey{db: sdb.Key, sql: q.gold, bare: true})
+	var qe *env.QueryError
+	switch {
+	case err == nil:
+	case ctx.Err() == nil && (errors.As(err, &qe) || errors.Is(err, ErrGoldTooLarge)):
+		return "", errGoldFailed
+	default:
+		return "", fmt.Errorf("judge: gold on %s: %w", sdb.Name, err)
+	}
+	if budget <= 0 {
+		return ReasonPredTime, nil
+	}
+	lim := j.limits(budget)
+	lim.Reads = false
+	pred, err := sdb.DB.Query(ctx, q.pred, lim)
+	switch {
+	case errors.As(err, &qe) && ctx.Err() == nil && errors.Is(qe, env.ErrTimeout):
+		return ReasonPredTime, nil
+	case errors.As(err, &qe) && ctx.Err() == nil:
+		return ReasonPredError + ": " + qe.Message, nil
+	case err != nil:
+		return "", fmt.Errorf("judge: prediction on %s: %w", sdb.Name, err)
+	case pred.Truncated || !run.match.Match(spec, pred.Rows, q.ordered):
+		return ReasonOtherRows, nil
+	}
+	return "", nil
+}
