@@ -34,7 +34,7 @@ func (f *stepFacts) result() schemas.StepResult {
 		Terminated:  f.outcome != "" && f.outcome != schemas.OutcomeNoSubmit,
 		Truncated:   f.outcome == schemas.OutcomeNoSubmit,
 		Info: schemas.StepInfo{Turn: f.turn, TurnsLeft: f.left, Tool: f.tool(), Error: f.last.eff.err,
-			Result: f.last.eff.result, RewardComponents: f.comps, Outcome: f.outcome},
+			Result: f.last.eff.result, RewardComponents: f.comps, Outcome: f.outcome, Judge: f.last.eff.judge},
 	}
 	if f.t.listed && len(f.t.calls) > 0 {
 		res.Observations, res.Info.Calls = f.t.toolMessages(), f.t.infos()
@@ -48,7 +48,7 @@ func (f *stepFacts) record(now time.Time) schemas.StepRecord {
 		Turn: f.turn, Action: f.p.Action, Tool: f.tool(), Arguments: f.arguments(), Usage: f.p.Usage,
 		Observation: f.content, Error: f.last.eff.err, ResultMeta: f.last.eff.meta, Reward: f.reward,
 		RewardComponents: f.comps, Outcome: f.outcome, ElapsedMS: schemas.Milliseconds(now.Sub(f.start)), At: now,
-		Content: f.t.content, FinishReason: f.p.FinishReason,
+		Content: f.t.content, FinishReason: f.p.FinishReason, Judge: f.last.eff.judge,
 	}
 	if f.t.record {
 		rec.Calls = f.t.records()

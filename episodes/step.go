@@ -17,7 +17,8 @@ type effect struct {
 	err     *schemas.ToolError
 	result  *schemas.ResultInfo
 	meta    *schemas.ResultMeta
-	final   *reward.Final // set by submit
+	final   *reward.Final      // set by submit
+	judge   *schemas.JudgeInfo // set by submit
 }
 
 // step runs one action of the episode: every call it holds, in order.
@@ -136,7 +137,7 @@ func (s *session) submit(ctx context.Context, sql string) (effect, error) {
 	if err != nil {
 		return effect{}, fmt.Errorf("judge %s: %w", s.task.ID, err)
 	}
-	eff := effect{final: finalOf(v)}
+	eff := effect{final: finalOf(v), judge: v.Info()}
 	msg := ""
 	if v.PredErr != nil {
 		eff.err = toolError(v.PredErr)

@@ -185,6 +185,9 @@ type StepInfo struct {
 	// order; present with StepResult.Observations. Tool, Error and
 	// Result above are then the last call's that ran.
 	Calls []CallInfo `json:"calls,omitempty" jsonschema_description:"Each call of the turn, in call order, with what it earned; present with observations. tool, error and result above are the last call's that ran."`
+	// Judge says how the submission was judged; only on the step that
+	// submitted.
+	Judge *JudgeInfo `json:"judge,omitempty" jsonschema_description:"How the submission was judged (on the task's database alone, or on its test suite too) and what told it apart; only on the step that submitted."`
 }
 
 // ToolError says why a step failed. It is data, not a JSON-RPC error: the

@@ -60,6 +60,9 @@ type StepRecord struct {
 	// FinishReason is why the model's completion ended, as the client
 	// reported it with the step.
 	FinishReason string `json:"finish_reason,omitempty"`
+	// Judge says how the step's submission was judged; absent on other
+	// steps, and on records made before suites.
+	Judge *JudgeInfo `json:"judge,omitempty"`
 }
 
 // CallList is the step's calls as a list: Calls when the turn recorded
