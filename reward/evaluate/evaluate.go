@@ -16,8 +16,12 @@ type Config struct {
 	// Catalog opens the dataset's databases. Required.
 	Catalog *env.Catalog
 	// Judge scores each prediction; its gold cache carries over between
-	// calls. Required.
+	// calls. Required. Its verdict is the record's Outcome: the execution
+	// accuracy (EX) figure.
 	Judge *judge.Judge
+	// Suite, when set, judges each prediction again (with its own suites
+	// and tie rule): the record's TS, the test-suite accuracy figure.
+	Suite *judge.Judge
 	// Spec gives the match mode and the final reward of each record.
 	Spec schemas.RewardSpec
 	// Workers is how many predictions are judged at once; GOMAXPROCS when
@@ -57,6 +61,26 @@ type Record struct {
 	// Error is the failing statement's message: the prediction's, or the
 	// gold's prefixed "gold: ".
 	Error string `json:"error,omitempty"`
+	// TS is the test-suite verdict, when the evaluation judged one
+	// (Config.Suite).
+	TS *TSVerdict `json:"ts,omitempty"`
+}
+
+// TSVerdict is a prediction's verdict under test-suite judging: on the
+// task's database and on every database of its suite.
+type TSVerdict struct {
+	Outcome string `json:"outcome"`
+	Correct bool   `json:"correct"`
+	// SuiteDatabases is the size of the task's suite; 0 when the task has
+	// none (it was judged on its own database alone).
+	SuiteDatabases int `json:"suite_databases"`
+	// ToldApartBy names the suite database that told the prediction
+	// apart, and Reason how.
+	ToldApartBy string `json:"told_apart_by,omitempty"`
+	Reason      string `json:"reason,omitempty"`
+	// GoldTies is set when the gold has more than one right answer on the
+	// task's database.
+	GoldTies bool `json:"gold_ties,omitempty"`
 }
 
 // Evaluate judges every item and returns the records in item order. A
@@ -79,6 +103,13 @@ func Evaluate(ctx context.Context, ds *env.Dataset, items []Item, cfg Config) ([
 			return fmt.Errorf("evaluate %s: %w", t.ID, err)
 		}
 		recs[i] = newRecord(items[i], v, cfg.Spec)
+		if cfg.Suite != nil {
+			ts, err := cfg.Suite.Judge(ctx, db, ds.DBKey(t.DBID), t, items[i].Prediction.SQL, cfg.Spec)
+			if err != nil {
+				return fmt.Errorf("evaluate %s: %w", t.ID, err)
+			}
+			recs[i].TS = tsVerdict(ts)
+		}
 		return nil
 	})
 	if err != nil {
@@ -105,4 +136,10 @@ func newRecord(it Item, v judge.Verdict, spec schemas.RewardSpec) Record {
 	final := v.Final()
 	_, r.Reward = reward.NewLedger(spec).Step(reward.TurnNone, &final)
 	return r
+}
+
+// tsVerdict is the record's view of a test-suite verdict.
+func tsVerdict(v judge.Verdict) *TSVerdict {
+	return &TSVerdict{Outcome: v.Outcome, Correct: v.Outcome == schemas.OutcomeCorrect,
+		SuiteDatabases: v.Suite.Databases, ToldApartBy: v.Suite.ToldApartBy, Reason: v.Suite.Reason, GoldTies: v.GoldTies}
 }

@@ -161,7 +161,7 @@ func TestSummarize(t *testing.T) {
 	if got, want := s.Overall, (Group{Name: "all", Correct: 3, Total: 7}); got != want {
 		t.Errorf("overall = %+v, want %+v", got, want)
 	}
-	wantDiff := []Group{{"easy", 1, 2}, {"medium", 2, 3}, {"hard", 0, 2}}
+	wantDiff := []Group{{Name: "easy", Correct: 1, Total: 2}, {Name: "medium", Correct: 2, Total: 3}, {Name: "hard", Correct: 0, Total: 2}}
 	if !reflect.DeepEqual(s.ByDifficulty, wantDiff) {
 		t.Errorf("by difficulty = %+v, want %+v", s.ByDifficulty, wantDiff)
 	}

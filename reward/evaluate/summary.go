@@ -15,6 +15,9 @@ import (
 type Group struct {
 	Name           string
 	Correct, Total int
+	// TSCorrect and TSTotal count the records judged on test suites too
+	// (Record.TS), and those correct there.
+	TSCorrect, TSTotal int
 }
 
 // EX is the execution accuracy: correct over total, 0 for an empty group.
@@ -23,6 +26,15 @@ func (g Group) EX() float64 {
 		return 0
 	}
 	return float64(g.Correct) / float64(g.Total)
+}
+
+// TS is the test-suite accuracy: correct on every database of the
+// suites over the records judged so, 0 for none.
+func (g Group) TS() float64 {
+	if g.TSTotal == 0 {
+		return 0
+	}
+	return float64(g.TSCorrect) / float64(g.TSTotal)
 }
 
 // Summary is what an evaluation scored.
@@ -45,6 +57,15 @@ type Summary struct {
 	CorrectNoTableRead int
 	// MeanReward is the mean final reward the spec paid.
 	MeanReward float64
+	// HasTS is set when the records carry test-suite verdicts.
+	HasTS bool
+	// ToldApart counts predictions correct under EX that the test suites
+	// told apart from the gold: wrong SQL one database happened to pay.
+	ToldApart int
+	// WithoutSuite counts records judged for TS on their task's database
+	// alone, the task having no suite; GoldTies counts golds with more
+	// than one right answer on the task's database.
+	WithoutSuite, GoldTies int
 	// Failed lists the records not correct, in record order: where each
 	// prediction is in its file, its task and its outcome.
 	Failed []Record
@@ -71,11 +92,9 @@ func Summarize(recs []Record) *Summary {
 			anyDifficulty = true
 		}
 		for _, g := range []*Group{&s.Overall, group(byDiff, diff), group(byDB, r.DBID)} {
-			g.Total++
-			if r.Correct {
-				g.Correct++
-			}
+			g.add(r)
 		}
+		s.countTS(r)
 		s.Outcomes[r.Outcome]++
 		if !r.Correct {
 			s.Failed = append(s.Failed, r)
@@ -96,6 +115,37 @@ func Summarize(recs []Record) *Summary {
 	}
 	s.ByDB = sorted(byDB, func(string) int { return 0 })
 	return s
+}
+
+// add counts r in g.
+func (g *Group) add(r Record) {
+	g.Total++
+	if r.Correct {
+		g.Correct++
+	}
+	if r.TS != nil {
+		g.TSTotal++
+		if r.TS.Correct {
+			g.TSCorrect++
+		}
+	}
+}
+
+// countTS counts what r's test-suite verdict adds to the summary.
+func (s *Summary) countTS(r Record) {
+	if r.TS == nil {
+		return
+	}
+	s.HasTS = true
+	if r.Correct && !r.TS.Correct {
+		s.ToldApart++
+	}
+	if r.TS.SuiteDatabases == 0 {
+		s.WithoutSuite++
+	}
+	if r.TS.GoldTies {
+		s.GoldTies++
+	}
 }
 
 func group(m map[string]*Group, name string) *Group {
@@ -135,12 +185,15 @@ func difficultyRank(name string) int {
 func (s *Summary) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "EX %.3f (%d/%d)\n", s.Overall.EX(), s.Overall.Correct, s.Overall.Total)
+	if s.HasTS {
+		fmt.Fprintf(tw, "TS %.3f (%d/%d)\n", s.Overall.TS(), s.Overall.TSCorrect, s.Overall.TSTotal)
+	}
 	if len(s.ByDifficulty) > 0 {
-		writeGroups(tw, "difficulty", s.ByDifficulty)
+		s.writeGroups(tw, "difficulty", s.ByDifficulty)
 	} else {
 		fmt.Fprintln(tw, "\n(no difficulty given by the dataset)")
 	}
-	writeGroups(tw, "database", s.ByDB)
+	s.writeGroups(tw, "database", s.ByDB)
 	fmt.Fprintln(tw, "\noutcome\tcount\tshare")
 	for _, o := range evalOutcomes(s.Outcomes) {
 		n := s.Outcomes[o]
@@ -149,6 +202,11 @@ func (s *Summary) WriteText(w io.Writer) error {
 	fmt.Fprintf(tw, "\ncorrect on an empty gold\t%d\n", s.CorrectEmptyGold)
 	fmt.Fprintf(tw, "correct reading no table\t%d\n", s.CorrectNoTableRead)
 	fmt.Fprintf(tw, "mean final reward\t%.4f\n", s.MeanReward)
+	if s.HasTS {
+		fmt.Fprintf(tw, "correct under EX, told apart by a test suite\t%d\n", s.ToldApart)
+		fmt.Fprintf(tw, "judged without a suite (the task has none)\t%d\n", s.WithoutSuite)
+		fmt.Fprintf(tw, "golds with more than one right answer (ties)\t%d\n", s.GoldTies)
+	}
 	writeFailed(tw, s.Failed, s.Overall.Total)
 	return tw.Flush()
 }
@@ -173,10 +231,17 @@ func writeFailed(tw *tabwriter.Writer, failed []Record, total int) {
 	}
 }
 
-func writeGroups(tw *tabwriter.Writer, title string, gs []Group) {
-	fmt.Fprintf(tw, "\n%s\tEX\tcorrect\ttotal\n", title)
+func (s *Summary) writeGroups(tw *tabwriter.Writer, title string, gs []Group) {
+	if !s.HasTS {
+		fmt.Fprintf(tw, "\n%s\tEX\tcorrect\ttotal\n", title)
+		for _, g := range gs {
+			fmt.Fprintf(tw, "%s\t%.3f\t%d\t%d\n", g.Name, g.EX(), g.Correct, g.Total)
+		}
+		return
+	}
+	fmt.Fprintf(tw, "\n%s\tEX\tTS\tcorrect\tTS correct\ttotal\n", title)
 	for _, g := range gs {
-		fmt.Fprintf(tw, "%s\t%.3f\t%d\t%d\n", g.Name, g.EX(), g.Correct, g.Total)
+		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%d\t%d\t%d\n", g.Name, g.EX(), g.TS(), g.Correct, g.TSCorrect, g.Total)
 	}
 }
 
