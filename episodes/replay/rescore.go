@@ -24,6 +24,10 @@ type RescoreConfig struct {
 	Datasets []*env.Dataset
 	Catalog  *env.Catalog
 	Judge    *judge.Judge
+	// Rejudge judges every submission again, with Judge's suites and tie
+	// rule, and not only those whose facts the record cannot tell under
+	// Spec: a log recorded before test suites is judged by them so.
+	Rejudge bool
 }
 
 // Rescorer pays recorded episodes under another spec. It is safe for
@@ -144,13 +148,14 @@ func ran(c *schemas.CallRecord) bool { return c.Error == nil || c.Error.Code != 
 // needs what the record cannot tell.
 func (r *Rescorer) final(ctx context.Context, rec *trajlog.Record, st *schemas.StepRecord) (reward.Final, bool, error) {
 	f := recordedFacts(rec.RewardSpec, st, st.Outcome)
-	if !submitOutcome(st.Outcome) || !needsJudge(rec.RewardSpec, r.cfg.Spec, f) {
+	if !submitOutcome(st.Outcome) || !r.cfg.Rejudge && !needsJudge(rec.RewardSpec, r.cfg.Spec, f) {
 		return f.Final, false, nil
 	}
 	v, err := r.judge(ctx, rec.Task.TaskID, st)
 	if err != nil {
 		return reward.Final{}, false, err
 	}
+	st.Judge = v.Info()
 	return v.Final(), true, nil
 }
 
