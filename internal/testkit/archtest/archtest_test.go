@@ -65,6 +65,7 @@ var allowed = map[string][]string{
 	"reward/testsuite":        {mod + "env", mod + "reward/judge", mod + "internal/atomicfile"},
 	"internal/suitegen": {mod + "env", mod + "env/sqlite", mod + "env/sqltext", mod + "reward", mod + "reward/testsuite", mod + "schemas",
 		mod + "internal/atomicfile", "golang.org/x/sync/errgroup"},
+	"internal/suitegen/dbgen": {mod + "env/sqltext", "github.com/mattn/go-sqlite3"},
 }
 
 func TestImportRules(t *testing.T) {
