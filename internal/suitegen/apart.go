@@ -21,9 +21,10 @@ import (
 // run is one query's outcome on one database: its rows, when it ran
 // without error and returned all of them.
 type run struct {
-	rows [][]any
-	cols int
-	ok   bool
+	rows     [][]any
+	cols     int
+	ok       bool
+	timedOut bool // it ran over the time limit: the one outcome that depends on the machine
 }
 
 // runner runs a build's queries under one statement's bounds.
@@ -39,7 +40,7 @@ func (r runner) query(ctx context.Context, db env.DB, sql string) (run, error) {
 	case err == nil:
 		return run{rows: rs.Rows, cols: len(rs.Columns), ok: !rs.Truncated}, nil
 	case errors.As(err, &qe) && !errors.Is(err, env.ErrUnavailable) && ctx.Err() == nil:
-		return run{}, nil
+		return run{timedOut: errors.Is(err, env.ErrTimeout)}, nil
 	}
 	return run{}, fmt.Errorf("run %.60q: %w", sql, err)
 }
@@ -73,6 +74,7 @@ func (r runner) gold(ctx context.Context, db env.DB, sql string) (goldRun, error
 			return goldRun{}, err
 		}
 		out.tied = v.ok && out.apart(v)
+		out.timedOut = out.timedOut || v.timedOut
 	}
 	return out, nil
 }

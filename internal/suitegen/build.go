@@ -2,7 +2,6 @@ package suitegen
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -36,9 +35,6 @@ func Build(ctx context.Context, ds *env.Dataset, root string, cfg Config) (*Repo
 			"sqlgym import carries them to %s", ds.Name, ds.Dialect.Title(), ds.Dialect.Title())
 	}
 	cfg = cfg.withDefaults()
-	if cfg.Planner == nil {
-		return nil, errors.New("suitegen: no planner to generate candidate databases")
-	}
 	b := newBuilder(ds, root, cfg)
 	golds := testsuite.Golds(ds)
 	ids := slices.Sorted(maps.Keys(golds))
@@ -84,6 +80,7 @@ func (b *builder) report(dbID string, m *testsuite.Manifest, reused bool) DBRepo
 	byGold := map[string]testsuite.Gold{}
 	for _, g := range m.Golds {
 		byGold[g.SQL] = g
+		r.Timeouts += g.Counts.Timeouts
 	}
 	for i := range b.ds.Tasks {
 		t := &b.ds.Tasks[i]

@@ -43,7 +43,8 @@ type Config struct {
 	// Workers bounds the source databases built at once; 0 means
 	// GOMAXPROCS. The suites do not depend on it.
 	Workers int
-	// Planner makes the generator of a source database's candidates.
+	// Planner makes the generator of a source database's candidates; nil
+	// means DBGen.
 	Planner Planner
 	// Progress, when set, is called once per source database as its build
 	// ends (reused or built), one call at a time.
@@ -79,6 +80,9 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
+	}
+	if cfg.Planner == nil {
+		cfg.Planner = DBGen
 	}
 	cfg.HeldOut = max(cfg.HeldOut, 0)
 	return cfg

@@ -31,6 +31,7 @@ type sources struct {
 func (b *builder) prepare(ctx context.Context, gold string, src sources) (*goldWork, error) {
 	w := &goldWork{sql: gold}
 	g, err := b.run.gold(ctx, src.original, gold)
+	w.counts.Timeouts += timeouts(g.run)
 	if err != nil || !g.ok {
 		w.counts.GoldFailed = true
 		return w, err
@@ -40,7 +41,7 @@ func (b *builder) prepare(ctx context.Context, gold string, src sources) (*goldW
 		if len(w.neighbours) == b.cfg.MaxNeighbours {
 			break
 		}
-		kept, apart, err := b.check(ctx, n, g, src)
+		kept, apart, err := b.check(ctx, w, n, g, src)
 		if err != nil {
 			return nil, err
 		}
@@ -56,15 +57,17 @@ func (b *builder) prepare(ctx context.Context, gold string, src sources) (*goldW
 	return w, nil
 }
 
-// check runs a neighbour on the empty copy and on the source database: it
-// is kept when both run, and told apart there when its rows differ from
-// the gold's.
-func (b *builder) check(ctx context.Context, n Neighbour, g goldRun, src sources) (kept, apart bool, err error) {
+// check runs a neighbour of w's gold on the empty copy and on the source
+// database: it is kept when both run, and told apart there when its rows
+// differ from the gold's.
+func (b *builder) check(ctx context.Context, w *goldWork, n Neighbour, g goldRun, src sources) (kept, apart bool, err error) {
 	e, err := b.run.query(ctx, src.empty, n.SQL)
+	w.counts.Timeouts += timeouts(e)
 	if err != nil || !e.ok {
 		return false, false, err
 	}
 	o, err := b.run.query(ctx, src.original, n.SQL)
+	w.counts.Timeouts += timeouts(o)
 	if err != nil || !o.ok {
 		return false, false, err
 	}
@@ -100,6 +103,7 @@ func (b *builder) distill(ctx context.Context, w *goldWork, cands *pool) error {
 // counted.
 func (b *builder) tell(ctx context.Context, db env.DB, w *goldWork, done []bool) (int, error) {
 	g, err := b.run.gold(ctx, db, w.sql)
+	w.counts.Timeouts += timeouts(g.run)
 	switch {
 	case err != nil:
 		return 0, err
@@ -119,6 +123,7 @@ func (b *builder) tell(ctx context.Context, db env.DB, w *goldWork, done []bool)
 		if err != nil {
 			return told, err
 		}
+		w.counts.Timeouts += timeouts(r)
 		if g.apart(r) {
 			done[j] = true
 			told++
@@ -130,7 +135,8 @@ func (b *builder) tell(ctx context.Context, db env.DB, w *goldWork, done []bool)
 // heldOut measures w's suite on the held-out databases: which neighbours
 // some held-out database tells apart, and how many of those the suite and
 // the source database tell apart. Its counts of failed and tied
-// databases are not kept: they are the candidates' figures.
+// databases are not kept: they are the candidates' figures; its timeouts
+// are.
 func (b *builder) heldOut(ctx context.Context, w *goldWork, held *pool) error {
 	if b.cfg.HeldOut == 0 || len(w.neighbours) == 0 {
 		return nil
@@ -148,10 +154,19 @@ func (b *builder) heldOut(ctx context.Context, w *goldWork, held *pool) error {
 		}
 		left -= told
 	}
+	w.counts.Timeouts = probe.counts.Timeouts
 	w.counts.HeldOutApart = count(seen, nil)
 	w.counts.SuiteOfHeldOut = count(seen, w.apart)
 	w.counts.OriginalOfHeldOut = count(seen, w.byOriginal)
 	return nil
+}
+
+// timeouts is 1 for a run over the time limit, else 0.
+func timeouts(r run) int {
+	if r.timedOut {
+		return 1
+	}
+	return 0
 }
 
 // count is how many i have a[i] set and, when and is given, and[i] too.

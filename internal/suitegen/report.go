@@ -18,9 +18,11 @@ type DBReport struct {
 	// generated, databases kept and their bytes (those of the build that
 	// made them, for reused suites).
 	testsuite.Figures
-	// Golds counts the distinct gold queries.
-	Golds int          `json:"golds"`
-	Tasks []TaskReport `json:"tasks"`
+	// Golds counts the distinct gold queries; Timeouts adds up their runs
+	// over the time limit.
+	Golds    int          `json:"golds"`
+	Timeouts int          `json:"timeouts"`
+	Tasks    []TaskReport `json:"tasks"`
 }
 
 // TaskReport is one task's suite: its size and its gold's counts.
@@ -55,6 +57,9 @@ type Totals struct {
 	GoldFailed       int `json:"gold_failed"`
 	// TiedCandidates adds up the candidates passed over for tie order.
 	TiedCandidates int `json:"tied_candidates"`
+	// Timeouts adds up the golds' runs over the time limit, each gold
+	// once (not once per task).
+	Timeouts int `json:"timeouts"`
 }
 
 // SuiteShare is the figure a suite is measured by: of the neighbours some
@@ -86,6 +91,7 @@ func (t *Totals) add(db DBReport) {
 	t.Files += db.Files
 	t.Bytes += db.Bytes
 	t.Golds += db.Golds
+	t.Timeouts += db.Timeouts
 	for _, task := range db.Tasks {
 		t.addTask(task)
 	}

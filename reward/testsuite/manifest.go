@@ -74,6 +74,11 @@ type Counts struct {
 	// GoldFailed is set when the gold fails on the source database: it
 	// has no neighbours and no suite.
 	GoldFailed bool `json:"gold_failed,omitempty"`
+	// Timeouts counts the gold's and its neighbours' runs, on any
+	// database, that went over the time limit: the one thing that can make
+	// two builds of the same suites differ, when it differs from machine
+	// to machine.
+	Timeouts int `json:"timeouts,omitempty"`
 }
 
 // Figures are one source database's build figures.

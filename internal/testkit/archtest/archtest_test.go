@@ -64,7 +64,7 @@ var allowed = map[string][]string{
 	"internal/rollout/report": {mod + "env/sqltext", mod + "episodes/trajlog", mod + "schemas"},
 	"reward/testsuite":        {mod + "env", mod + "reward/judge", mod + "internal/atomicfile"},
 	"internal/suitegen": {mod + "env", mod + "env/sqlite", mod + "env/sqltext", mod + "reward", mod + "reward/testsuite", mod + "schemas",
-		mod + "internal/atomicfile", "golang.org/x/sync/errgroup"},
+		mod + "internal/atomicfile", mod + "internal/suitegen/dbgen", "golang.org/x/sync/errgroup"},
 	"internal/suitegen/dbgen": {mod + "env/sqltext", "github.com/mattn/go-sqlite3"},
 }
 
