@@ -5,6 +5,7 @@ import (
 	"github.com/sqlgym/sqlgym/internal/testkit/sqlitetest"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env"
@@ -191,4 +192,15 @@ func musicSources(t *testing.T, ds *env.Dataset) sources {
 		t.Fatal(err)
 	}
 	return sources{schema: sc, original: orig, empty: sqlitetest.Open(t, musicSchema)}
+}
+
+// TestBuildRefusesOtherDialects checks that a dataset of another dialect
+// than SQLite is refused with an error saying where its suites come from.
+func TestBuildRefusesOtherDialects(t *testing.T) {
+	ds := musicDataset(t)
+	ds.Dialect = env.MySQL
+	_, err := Build(context.Background(), ds, t.TempDir(), musicConfig(1))
+	if err == nil || !strings.Contains(err.Error(), "MySQL") || !strings.Contains(err.Error(), "sqlgym import") {
+		t.Errorf("Build of a MySQL dataset: %v", err)
+	}
 }

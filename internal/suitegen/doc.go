@@ -26,8 +26,8 @@
 // HAVING dropped. Neighbours equal to the gold or to each other after
 // sqltext.Normalize go; the rest are put in an order drawn from the
 // build's seed and the gold, and the first MaxNeighbours that run without
-// error on an empty copy of the schema and on the source database are
-// kept.
+// error on an empty copy of the schema and, within the row cap, on the
+// source database are kept.
 //
 // # Distillation
 //

@@ -34,9 +34,15 @@ func TestBuildSpider(t *testing.T) {
 	ctx := context.Background()
 	ds := subset(t, spider(t), spiderDBs...)
 	root := t.TempDir()
-	rep, err := Build(ctx, ds, root, spiderConfig())
+	cfg := spiderConfig()
+	var progress []string
+	cfg.Progress = func(dataset string, db DBReport) { progress = append(progress, dataset+"/"+db.DBID) }
+	rep, err := Build(ctx, ds, root, cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if slices.Sort(progress); !slices.Equal(progress, []string{"spider-dev/battle_death", "spider-dev/concert_singer", "spider-dev/pets_1"}) {
+		t.Errorf("progress reported %v, want each database once", progress)
 	}
 	if rep.Totals.Timeouts > 0 {
 		t.Fatalf("%d runs timed out: the build's outcome depends on the machine", rep.Totals.Timeouts)

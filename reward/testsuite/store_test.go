@@ -256,3 +256,30 @@ func writeRaw(t *testing.T, f *fixture) {
 	}
 	writeFile(t, ManifestPath(f.root, "demo", "d1"), string(data))
 }
+
+// TestOtherDialect opens the suites of a PostgreSQL dataset, carried
+// there as source strings: their identity holds without a source file,
+// they are current, and the catalog is asked to open them by their
+// source string under the synthetic dataset (here, a catalog with no
+// PostgreSQL engine refuses, with an error and no panic).
+func TestOtherDialect(t *testing.T) {
+	f := newFixture(t)
+	f.ds.Dialect = env.Postgres
+	f.ds.DBs["d1"] = "postgres://127.0.0.1/spider?search_path=d1"
+	f.m.Dialect = env.Postgres
+	f.m.Identity.Source = Source{}
+	f.m.Databases = []Database{{Name: DBName(3), Candidate: 3, Source: "postgres://127.0.0.1/spider?search_path=d1_ts_0003"},
+		{Name: DBName(9), Candidate: 9, Source: "postgres://127.0.0.1/spider?search_path=d1_ts_0009"}}
+	f.write(t)
+	s, err := f.open(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := s.Status()[0]; !slices.Equal(st.Current, []string{"d1"}) || st.Covered != 2 {
+		t.Fatalf("status %+v, want d1 current, two tasks covered", st)
+	}
+	_, err = s.Suite(context.Background(), &f.ds.Tasks[0])
+	if err == nil || !strings.Contains(err.Error(), `no engine for dialect "postgres"`) || !strings.Contains(err.Error(), "demo/0") {
+		t.Errorf("suite through a catalog without PostgreSQL: %v", err)
+	}
+}
