@@ -60,10 +60,12 @@
 // (a declared key whose parent columns are no key, as Spider's voter_1
 // has, would make SQLite refuse every row): a child takes its key's
 // values, together for a composite key, from a row written for the
-// parent; tables are filled parents first; a key to the table itself
-// takes its values from rows already written or the row's own key; a
-// cycle of keys is broken at one key, whose columns then share their
-// parent's pool instead of drawing its rows.
+// parent (in 40% of its rows, first one that holds a value the golds
+// compare the child's own columns with); tables are filled parents
+// first; a key to the table itself takes its values from rows already
+// written or the row's own key; a cycle of keys is broken at one key,
+// whose columns then share their parent's pool instead of drawing its
+// rows.
 //
 // # Keys the golds imply
 //

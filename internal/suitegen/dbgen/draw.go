@@ -45,9 +45,11 @@ func (g *generation) selfRef(ti, ci int) bool {
 
 // follow sets the columns of key fk from one of parents, a row that
 // agrees with the columns of it already set; or NULL, when the NULL rule
-// draws it for all of them. A key the source itself breaks leaves its
-// columns to their pools now and then. It reports false when no parent
-// row fits.
+// draws it for all of them. In goldShare of the rows it looks first for
+// a parent whose values the golds compare the child's columns with (a
+// count of flights from "APG" needs flights from APG, not only an
+// airport). A key the source itself breaks leaves its columns to their
+// pools now and then. It reports false when no parent row fits.
 func (g *generation) follow(fk *foreignKey, row []any, set []bool, parents [][]any) bool {
 	if g.nullable(fk) && g.rng.Float64() < g.p.s.tables[fk.child].columns[fk.cols[0]].nullP {
 		g.setNull(fk, row, set)
@@ -59,9 +61,17 @@ func (g *generation) follow(fk *foreignKey, row []any, set []bool, parents [][]a
 	if len(parents) == 0 {
 		return false
 	}
+	gold := g.rng.Float64() < goldShare && g.p.goldKey(fk)
+	return gold && g.followFrom(fk, row, set, parents, true) || g.followFrom(fk, row, set, parents, false)
+}
+
+// followFrom sets fk's columns from the first parent row that fits, from
+// a random start, and (gold) holds a gold value of a child column.
+func (g *generation) followFrom(fk *foreignKey, row []any, set []bool, parents [][]any, gold bool) bool {
 	start := g.rng.IntN(len(parents))
 	for k := range parents {
-		if vals, ok := g.fits(fk, parents[(start+k)%len(parents)], row, set); ok {
+		vals, ok := g.fits(fk, parents[(start+k)%len(parents)], row, set)
+		if ok && (!gold || g.p.anyGold(fk, vals)) {
 			for i, c := range fk.cols {
 				row[c], set[c] = vals[i], true
 			}

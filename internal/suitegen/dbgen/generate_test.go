@@ -255,3 +255,27 @@ func TestGenerateConcurrently(t *testing.T) {
 		}
 	}
 }
+
+func TestChildRowsPreferGoldParents(t *testing.T) {
+	// A gold counts the child rows of one parent value: drawn evenly from
+	// about a hundred parents, a child would hold it in one row of a
+	// hundred; preferring the parents that hold a gold's values, in far
+	// more.
+	var script strings.Builder
+	script.WriteString("CREATE TABLE code (c TEXT PRIMARY KEY); CREATE TABLE use (id INTEGER PRIMARY KEY, c TEXT NOT NULL REFERENCES code(c));\n")
+	for i := range 60 {
+		fmt.Fprintf(&script, "INSERT INTO code VALUES ('c%d'); INSERT INTO use VALUES (%d, 'c%d');\n", i, i, i)
+	}
+	p := analyze(t, source(t, script.String()), []string{"SELECT count(*) FROM use WHERE c = 'c7'"}, Config{})
+	rows, gold := 0, 0
+	for seed := range uint64(30) {
+		conn := reader(t, must(generated(t, p, seed)))
+		if count(t, conn, "SELECT count(*) FROM code WHERE c = 'c7'") > 0 {
+			rows += count(t, conn, "SELECT count(*) FROM use")
+			gold += count(t, conn, "SELECT count(*) FROM use WHERE c = 'c7'")
+		}
+	}
+	if rows == 0 || gold*20 < rows {
+		t.Errorf("where the parent holds the gold's value, %d of %d child rows do; want one in twenty or more", gold, rows)
+	}
+}

@@ -70,6 +70,12 @@ func (p *Plan) fill(pl *pool) {
 	}
 	for _, m := range pl.members {
 		c := p.s.col(m)
+		c.gold = map[string]bool{}
+		for _, s := range c.seeds {
+			if v, ok := c.typed(s); ok {
+				c.gold[valueKey(v)] = true
+			}
+		}
 		c.values = make([]any, len(pl.entries))
 		for i, v := range pl.entries {
 			c.values[i], _ = c.convert(v)
@@ -101,4 +107,25 @@ func (u union) find(x int) int {
 func (u union) join(x, y int) {
 	rx, ry := u.find(x), u.find(y)
 	u[max(rx, ry)] = min(rx, ry)
+}
+
+// goldKey reports whether a gold seeds any child column of fk.
+func (p *Plan) goldKey(fk *foreignKey) bool {
+	for _, c := range fk.cols {
+		if len(p.s.tables[fk.child].columns[c].gold) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// anyGold reports whether one of vals, fk's child columns' values, is a
+// gold seed of its column.
+func (p *Plan) anyGold(fk *foreignKey, vals []any) bool {
+	for i, c := range fk.cols {
+		if vals[i] != nil && p.s.tables[fk.child].columns[c].gold[valueKey(vals[i])] {
+			return true
+		}
+	}
+	return false
 }

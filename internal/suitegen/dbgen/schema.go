@@ -44,11 +44,12 @@ type column struct {
 	stats   colStats
 
 	// What Analyze derives for generation.
-	pool   int      // the pool it draws from
-	values []any    // aligned with its pool's entries: each typed for it, nil where it cannot hold one
-	nullP  float64  // the share of its rows that are NULL (the NULL rule)
-	lits   []any    // the golds' literals compared with it, typed for it
-	seeds  []string // the texts golds seed it with (literals and their perturbations), its parents' too
+	pool   int             // the pool it draws from
+	values []any           // aligned with its pool's entries: each typed for it, nil where it cannot hold one
+	nullP  float64         // the share of its rows that are NULL (the NULL rule)
+	lits   []any           // the golds' literals compared with it, typed for it
+	seeds  []string        // the texts golds seed it with (literals and their perturbations), its children's too
+	gold   map[string]bool // the value keys of its seeds, typed for it
 }
 
 // col is the column ref names.
