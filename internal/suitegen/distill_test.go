@@ -3,6 +3,7 @@ package suitegen
 import (
 	"context"
 	"github.com/sqlgym/sqlgym/internal/testkit/sqlitetest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -202,5 +203,32 @@ func TestBuildRefusesOtherDialects(t *testing.T) {
 	_, err := Build(context.Background(), ds, t.TempDir(), musicConfig(1))
 	if err == nil || !strings.Contains(err.Error(), "MySQL") || !strings.Contains(err.Error(), "sqlgym import") {
 		t.Errorf("Build of a MySQL dataset: %v", err)
+	}
+}
+
+// TestFailedRebuildKeepsManifest checks that a build that fails half-way
+// leaves the manifest that was there, whole, with every file it lists.
+func TestFailedRebuildKeepsManifest(t *testing.T) {
+	ctx := context.Background()
+	ds := musicDataset(t)
+	root := t.TempDir()
+	if _, err := Build(ctx, ds, root, musicConfig(1)); err != nil {
+		t.Fatal(err)
+	}
+	before := manifestText(t, root, "music", "music")
+	ds.Tasks[1].GoldSQL = "SELECT count(*) FROM singer"
+	cfg := musicConfig(1)
+	cfg.Planner = scripted(musicSchema, musicCandidates[:2], nil) // candidate 2 is missing: Generate fails
+	if _, err := Build(ctx, ds, root, cfg); err == nil || !strings.Contains(err.Error(), "no database scripted") {
+		t.Fatalf("a build whose generator fails: %v", err)
+	}
+	if after := manifestText(t, root, "music", "music"); after != before {
+		t.Errorf("the manifest changed:\n%s\n%s", before, after)
+	}
+	for _, d := range readManifest(t, root, "music", "music").Databases {
+		openSQLite(t, filepath.Join(root, "music", "music", d.File))
+	}
+	if entries, err := os.ReadDir(filepath.Join(root, "music")); err != nil || len(entries) != 1 {
+		t.Errorf("the dataset's folder holds %v (%v), want the database's folder alone: no scratch left", entries, err)
 	}
 }
