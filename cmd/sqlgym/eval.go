@@ -37,6 +37,8 @@ type evalFlags struct {
 	tasks         string
 	limit         int
 	engine        engineFlags
+	judging       judgeFlags
+	dataDir       string
 }
 
 func (f *evalFlags) register(fs *flag.FlagSet) {
@@ -52,6 +54,8 @@ func (f *evalFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.submitTimeout, "submit-timeout", judge.DefaultTimeout, "time limit of a predicted query")
 	bytesVar(fs, &f.maxLineBytes, "max-line-bytes", evaluate.DefaultMaxLineBytes, "longest line of a predictions file (a BIRD file: longest key or value); a longer one is refused where it is met")
 	f.engine.register(fs)
+	f.judging.register(fs, judge.TiesAny)
+	fs.StringVar(&f.dataDir, "data-dir", defaultDataDir, "the data folder serve uses, where the test suites are (DATA-DIR/testsuites)")
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -74,6 +78,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{"eval: --limit must be 0 (all tasks) or more"}
 	}
 	if err := f.engine.parse(); err != nil {
+		return err
+	}
+	if err := f.judging.parse(); err != nil {
 		return err
 	}
 	spec, err := f.spec()
@@ -150,11 +157,15 @@ func loadDataset(v string, e *engineFlags, load func(datasets.Source) (*env.Data
 func evalItems(ctx context.Context, f *evalFlags, ds *env.Dataset, items []evaluate.Item, spec schemas.RewardSpec, rule string, stdout, stderr io.Writer) error {
 	catalog := f.engine.catalog(0)
 	defer catalog.Close()
+	suite, said, err := f.suiteJudge(ctx, ds, catalog)
+	if err != nil {
+		return err
+	}
 	bar := newProgress(stderr, "eval")
 	start := time.Now()
 	recs, err := evaluate.Evaluate(ctx, ds, items, evaluate.Config{
 		Catalog: catalog, Spec: spec, Workers: f.workers, Progress: bar.update,
-		Judge: judge.New(judge.Config{PredTimeout: f.submitTimeout, GoldTimeout: f.goldTimeout}),
+		Judge: judge.New(judge.Config{PredTimeout: f.submitTimeout, GoldTimeout: f.goldTimeout}), Suite: suite,
 	})
 	bar.finish()
 	if err != nil {
@@ -168,11 +179,23 @@ func evalItems(ctx context.Context, f *evalFlags, ds *env.Dataset, items []evalu
 	}
 	fmt.Fprintf(stdout, "%s: %d predictions%s, match %s (%s), %d workers, %s\n",
 		ds.Name, len(recs), f.subsetNote(ds), spec.Match, rule, f.workers, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(stdout, "EX: on each task's database, as the official evaluators judge; TS: %s\n", said)
 	if f.out != "" {
 		fmt.Fprintf(stdout, "verdicts: %s\n", f.out)
 	}
 	fmt.Fprintln(stdout)
 	return evaluate.Summarize(recs).WriteText(stdout)
+}
+
+// suiteJudge is the judge of the TS figure, nil under --judge exec or
+// when there are no suites, and what TS is judged on, in words.
+func (f *evalFlags) suiteJudge(ctx context.Context, ds *env.Dataset, catalog *env.Catalog) (*judge.Judge, string, error) {
+	suites, said, err := f.judging.suites(ctx, f.dataDir, []*env.Dataset{ds}, catalog, []string{f.dataset})
+	if err != nil || suites == nil {
+		return nil, "none (" + said + ")", err
+	}
+	return judge.New(judge.Config{PredTimeout: f.submitTimeout, GoldTimeout: f.goldTimeout,
+		Suites: suites, Ties: judge.Ties(f.judging.ties)}), said + "; ties: " + f.judging.ties, nil
 }
 
 // progress draws a progress bar on a terminal; on anything else it draws

@@ -17,7 +17,8 @@ var (
 	groupEpisodes = flagGroup{title: "Episodes", flags: []string{
 		"reward", "max-turns", "max-calls-per-turn", "query-timeout", "submit-timeout", "gold-timeout",
 		"row-limit", "observation-bytes", "idle-timeout", "max-episodes"}}
-	groupTools = flagGroup{title: "Tools", flags: []string{
+	groupJudging = flagGroup{title: "Judging", flags: []string{"judge", "ties", "testsuite-dir"}}
+	groupTools   = flagGroup{title: "Tools", flags: []string{
 		"tools", "dataset-tools", "schema-cache-bytes", "search-concurrency",
 		"value-index-build", "value-index-dir", "value-index-max-bytes", "value-index-max-chars",
 		"value-index-max-distinct", "value-index-max-values", "value-index-build-timeout"}}
@@ -37,7 +38,7 @@ func helpGroups(cmd string) []flagGroup {
 				"max-connections", "max-tcp-connections", "header-timeout", "idle-conn-timeout", "stall-timeout",
 				"reply-delay", "shutdown-grace", "console-max-live", "console-index-episodes",
 				"console-max-reports", "console-write-timeout", "console-login-failures"}},
-			groupDatasets, groupEngines, groupEpisodes, groupTools,
+			groupDatasets, groupEngines, groupEpisodes, groupJudging, groupTools,
 			{title: "Limits", flags: []string{"max-frame-bytes", "max-batch", "max-reply-bytes", "max-conn-bytes",
 				"max-reading-bytes", "max-live-bytes", "max-episode-bytes", "max-tags-bytes", "max-openenv-sessions"}},
 			{title: "MCP (Streamable HTTP at /mcp)", flags: []string{"max-mcp-sessions", "mcp-session-idle"}},
@@ -45,7 +46,7 @@ func helpGroups(cmd string) []flagGroup {
 		}
 	case "mcp":
 		return []flagGroup{
-			groupDatasets, groupEngines, groupEpisodes, groupTools, groupTrajectories, groupLogging,
+			groupDatasets, groupEngines, groupEpisodes, groupJudging, groupTools, groupTrajectories, groupLogging,
 		}
 	case "repl":
 		inProc := func(g flagGroup) flagGroup {
@@ -56,7 +57,7 @@ func helpGroups(cmd string) []flagGroup {
 		return []flagGroup{
 			{title: "Connecting", flags: []string{"url", "token"}},
 			{title: "Terminal", flags: []string{"history", "echo"}},
-			inProc(groupDatasets), inProc(groupEngines), inProc(groupEpisodes), inProc(groupTools),
+			inProc(groupDatasets), inProc(groupEngines), inProc(groupEpisodes), inProc(groupJudging), inProc(groupTools),
 			inProc(groupTrajectories), inProc(groupLogging),
 		}
 	}

@@ -54,6 +54,9 @@ func commands() []command {
 			"sqlgym bench " + spider + " --script gold --baseline"}},
 		{"eval", "score a predictions file against a dataset (EX by difficulty and database)", runEval, []string{
 			"sqlgym eval " + spider + " --predictions pred.sql --out verdicts.jsonl"}},
+		{"testsuite", "build the test suites submissions are judged on (testsuite build), or say which are current (testsuite status)", runTestsuite, []string{
+			"sqlgym testsuite build " + spider,
+			"sqlgym testsuite status " + spider}},
 		{"check", "run every gold of a dataset; report errors, timeouts, empty and slow golds", runCheck, []string{
 			"sqlgym check " + spider + " --slow 2s"}},
 		{"import", "copy a SQLite dataset into PostgreSQL; write it as JSONL with verified PostgreSQL golds", runImport, []string{

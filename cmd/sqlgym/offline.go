@@ -32,6 +32,7 @@ func registerOffline(fs *flag.FlagSet, s *stackFlags) {
 	s.registerDBPool(fs)
 	s.tools.index.register(fs)
 	s.registerCalls(fs, " (as serve ran)")
+	s.judging.register(fs, judge.TiesAny)
 	s.maxTurns = episodes.DefaultMaxTurns // episodes carry their own turn budget
 }
 
@@ -100,6 +101,14 @@ func buildOffline(ctx context.Context, s *stackFlags) (*offline, error) {
 	}
 	off := &offline{datasets: dss, reader: rd, closer: closer, values: values}
 	off.catalog, off.runner, off.judge = s.engines(values)
+	j, _, err := s.suiteJudge(ctx, dss, off.catalog)
+	if err != nil {
+		off.close()
+		return nil, err
+	}
+	if j != nil {
+		off.judge = j
+	}
 	return off, nil
 }
 

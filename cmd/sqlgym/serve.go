@@ -126,14 +126,14 @@ func replyDelay(d time.Duration) time.Duration {
 func serve(ctx context.Context, f *serveFlags, log *zap.Logger, stdout io.Writer) error {
 	listen := func() (net.Listener, error) { return net.Listen("tcp", f.addr) }
 	return runServer(ctx, &f.stack, f.server, log, listen, func(st *serveStack, ln net.Listener) {
-		fmt.Fprint(stdout, banner(datasetNames(st.Datasets), ln.Addr().String(), f.server.token != ""))
+		fmt.Fprint(stdout, banner(datasetNames(st.Datasets), ln.Addr().String(), f.server.token != "", st.judging))
 	})
 }
 
 // banner is what serve prints once it listens: where clients connect,
 // the HTTP endpoints, and the command that attaches a REPL. The first
 // line, with the WebSocket URL, is the one scripts look for.
-func banner(datasets, addr string, token bool) string {
+func banner(datasets, addr string, token bool, judging string) string {
 	repl := "sqlgym repl --url ws://" + addr + "/v1/ws"
 	if token {
 		repl += " --token TOKEN"
@@ -147,6 +147,7 @@ func banner(datasets, addr string, token bool) string {
 	fmt.Fprintf(&b, "  OpenEnv base_url    http://%s%s\n", addr, openenvPrefix)
 	fmt.Fprintf(&b, "  web console         GET  http://%s/ui/\n", addr)
 	fmt.Fprintf(&b, "  attach a REPL       %s\n", repl)
+	fmt.Fprintf(&b, "  judging             %s\n", judging)
 	return b.String()
 }
 

@@ -47,6 +47,7 @@ type stackFlags struct {
 	schemaCacheBytes   int
 	engine             engineFlags
 	tools              toolFlags
+	judging            judgeFlags
 }
 
 // defaultDataDir is --data-dir's default, the same for every command.
@@ -67,6 +68,7 @@ func (s *stackFlags) register(fs *flag.FlagSet) {
 	bytesVar(fs, &s.observationBytes, "observation-bytes", tools.DefaultObservationBytes, "largest observation text shown to the model")
 	bytesVar(fs, &s.schemaCacheBytes, "schema-cache-bytes", tools.DefaultSchemaCacheBytes,
 		"bytes of inspect_schema text kept per database, read once and shown again (0: keep none, read the catalog on every call)")
+	s.judging.register(fs, judge.TiesAny)
 	s.dbCheck.register(fs)
 	s.registerDBPool(fs)
 	s.durability.register(fs)
@@ -109,13 +111,17 @@ func (s *stackFlags) check() error {
 	case s.schemaCacheBytes < 0:
 		return usageError{"--schema-cache-bytes must not be negative (0 keeps none)"}
 	}
+	if err := s.judging.parse(); err != nil {
+		return err
+	}
 	return s.engine.parse()
 }
 
 // serveStack is what runs episodes, built from stackFlags.
 type serveStack struct {
 	*stack.Stack
-	values *valueindex.Store // nil when no dataset offers search_values
+	values  *valueindex.Store // nil when no dataset offers search_values
+	judging string            // what submissions are judged on, in words
 }
 
 func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*serveStack, error) {
@@ -155,6 +161,10 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*serveStack, e
 		st.closeEngines(log)
 		return nil, err
 	}
+	if err := s.useSuites(ctx, st, log); err != nil {
+		st.closeEngines(log)
+		return nil, err
+	}
 	s.engine.warnCapacity(ctx, log)
 	if st.Recorder, err = openTrajectoryWriter(ctx, s.trajectories, s.dataDir, s.durability, log); err != nil {
 		st.closeEngines(log)
@@ -189,9 +199,43 @@ func (s *stackFlags) engines(values env.ValueSearcher) (*env.Catalog, *tools.Run
 		StmtCacheBytes: stmtCache, MaxOpenDBs: s.dbOpenMax}, s.queryTimeout)
 	c.Runner = tools.Config{RowLimit: s.rowLimit, ObservationBytes: s.observationBytes, QueryTimeout: s.queryTimeout,
 		SchemaCacheBytes: cacheBytes, Values: values}
-	c.Judge = judge.Config{PredTimeout: s.submitTimeout, GoldTimeout: s.goldTimeout}
+	c.Judge = s.judgeConfig()
 	e := s.engine.build(c)
 	return e.Catalog, e.Runner, e.Judge
+}
+
+// judgeConfig is the judge's config from the flags, without its suites.
+func (s *stackFlags) judgeConfig() judge.Config {
+	return judge.Config{PredTimeout: s.submitTimeout, GoldTimeout: s.goldTimeout, Ties: judge.Ties(s.judging.ties)}
+}
+
+// useSuites gives the stack's judge the test suites --judge asks for,
+// which open their databases through the stack's catalog, and says at
+// startup what submissions are judged on.
+func (s *stackFlags) useSuites(ctx context.Context, st *serveStack, log *zap.Logger) error {
+	j, said, err := s.suiteJudge(ctx, st.Datasets, st.Catalog)
+	if err != nil {
+		return err
+	}
+	if j != nil {
+		st.Judge = j
+	}
+	st.judging = said + "; ties: " + s.judging.ties
+	log.Info("judging", zap.String("on", said), zap.String("ties", s.judging.ties))
+	return nil
+}
+
+// suiteJudge is a judge on the test suites --judge asks for, nil when
+// submissions are judged on the task's database alone, and what they are
+// judged on, in words.
+func (s *stackFlags) suiteJudge(ctx context.Context, dss []*env.Dataset, catalog *env.Catalog) (*judge.Judge, string, error) {
+	suites, said, err := s.judging.suites(ctx, s.dataDir, dss, catalog, s.datasets.values)
+	if err != nil || suites == nil {
+		return nil, said, err
+	}
+	cfg := s.judgeConfig()
+	cfg.Suites = suites
+	return judge.New(cfg), said, nil
 }
 
 // loadDatasets loads every --dataset, or the embedded demo when none is given.
