@@ -1,8 +1,10 @@
 package reward
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/sqlgym/sqlgym/schemas"
@@ -87,5 +89,36 @@ func BenchmarkMatchAnswer(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkMatchAnswerWide matches 26 columns of 1,000 rows sorted by a
+// column of two values, under LIMIT 700: a group of about 500 rows cut.
+func BenchmarkMatchAnswerWide(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	rows := wideRows(rng, 1000, 26)
+	slices.SortStableFunc(rows, func(x, y []any) int { return cmp.Compare(x[0].(int64), y[0].(int64)) })
+	keys := make([][]any, len(rows))
+	for i := range rows {
+		keys[i] = rows[i][:1]
+	}
+	a := TiedAnswer(rows, keys, 0, 700, nil, true)
+	for _, ordered := range []bool{true, false} {
+		pred := derivedPred(rng, a, ordered, 26)
+		for _, c := range []struct {
+			spec schemas.RewardSpec
+			pred [][]any
+		}{
+			{schemas.RewardSpec{Match: schemas.MatchSpider}, pred},
+			{schemas.RewardSpec{Match: schemas.MatchTolerant, FloatTolerance: 1e-6}, nudged(pred)},
+		} {
+			b.Run(fmt.Sprintf("%s/ordered=%v", c.spec.Match, ordered), func(b *testing.B) {
+				for b.Loop() {
+					if !MatchAnswer(c.spec, c.pred, a, ordered) {
+						b.Fatal("no match")
+					}
+				}
+			})
+		}
 	}
 }
