@@ -86,3 +86,12 @@ type ForeignKey struct {
 	RefTable   string
 	RefColumns []string
 }
+
+// TieKeyer is implemented by a DB whose ORDER BY ties some values that
+// differ: MySQL's default collations compare text without regard to
+// case, accents or trailing spaces. TieKey maps a value to what the
+// engine's ordering compares, so that two values tie exactly when their
+// keys are equal. A DB that does not implement it ties only equal values.
+type TieKeyer interface {
+	TieKey(v any) any
+}

@@ -39,8 +39,11 @@ func TestSubcommandHelp(t *testing.T) {
 			continue // takes no flags
 		}
 		args := []string{c.name, "-h"}
-		if c.name == "log" {
+		switch c.name {
+		case "log":
 			args = []string{"log", "verify", "-h"}
+		case "testsuite":
+			args = []string{"testsuite", "build", "-h"}
 		}
 		_, help, err := sqlgym(t, args...)
 		if !errors.Is(err, flag.ErrHelp) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/reward"
+	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // goldKey names a gold result: the database, and the gold SQL as run;
@@ -23,7 +24,7 @@ type goldKey struct {
 type goldRun struct {
 	done  chan struct{}
 	rs    *env.ResultSet
-	match *reward.Gold // rs's rows, prepared for matching; nil when err is set
+	match *goldMatch // what a prediction must match; nil when err is set
 	err   error
 
 	elem   *list.Element // its place in the LRU once cached; guarded by Judge.mu
@@ -70,12 +71,13 @@ func (j *Judge) fill(ctx context.Context, db env.DB, key goldKey, run *goldRun) 
 	defer close(run.done)
 	lim := j.limits(j.cfg.GoldTimeout)
 	lim.Reads = !key.bare
-	run.rs, run.err = db.Query(ctx, key.sql, lim)
+	var ans *reward.Answer
+	run.rs, ans, run.err = j.goldAnswer(ctx, db, key.sql, lim)
 	if run.err == nil && run.rs.Truncated {
 		run.rs, run.err = nil, fmt.Errorf("%w: over %d rows or %d bytes", ErrGoldTooLarge, j.cfg.MaxRows, j.cfg.MaxResultBytes)
 	}
 	if run.err == nil {
-		run.match = reward.NewGold(run.rs.Rows)
+		run.match = &goldMatch{gold: reward.NewGold(run.rs.Rows), answer: ans}
 	}
 	var qe *env.QueryError
 	cacheable := run.err == nil || errors.Is(run.err, ErrGoldTooLarge) ||
@@ -88,4 +90,20 @@ func (j *Judge) fill(ctx context.Context, db env.DB, key goldKey, run *goldRun) 
 	}
 	j.lru.add(key, run)
 	j.lru.evict(j.gold, j.cfg.GoldCacheBytes)
+}
+
+// goldMatch is what a prediction must match: the gold's one right
+// answer, prepared for matching, or, when the gold has several (ties),
+// all of them.
+type goldMatch struct {
+	gold   *reward.Gold
+	answer *reward.Answer // nil: gold is the only right answer
+}
+
+// matches reports whether pred is a right answer under spec.
+func (m *goldMatch) matches(spec schemas.RewardSpec, pred [][]any, ordered bool) bool {
+	if m.answer == nil {
+		return m.gold.Match(spec, pred, ordered)
+	}
+	return reward.MatchAnswer(spec, pred, m.answer, ordered)
 }

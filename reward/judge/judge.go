@@ -49,6 +49,10 @@ type Config struct {
 	Suites Suites
 	// Ties is how golds with ties are judged; "" is TiesOfficial.
 	Ties Ties
+	// TieRows is how many rows past a gold's LIMIT are read, under
+	// TiesAny, to find those tied with the last row kept. Default 1,000;
+	// a tie group that runs on past them counts only the rows read.
+	TieRows int
 }
 
 func (c Config) withDefaults() Config {
@@ -72,6 +76,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Ties == "" {
 		c.Ties = TiesOfficial
+	}
+	if c.TieRows <= 0 {
+		c.TieRows = DefaultTieRows
 	}
 	return c
 }
@@ -209,7 +216,8 @@ func (j *Judge) onTaskDB(ctx context.Context, db env.DB, dbKey string, task *env
 	}
 	v.GoldEmpty = len(gold.Rows) == 0
 	v.GoldElapsed = gold.Elapsed
-	pred, err := db.Query(ctx, q.pred, j.limits(j.cfg.PredTimeout))
+	v.GoldTies = match.answer != nil
+	pred, err := j.runPred(ctx, db, q.pred, j.limits(j.cfg.PredTimeout), q.ordered)
 	if err != nil {
 		return j.predFailed(ctx, v, err)
 	}
@@ -220,7 +228,7 @@ func (j *Judge) onTaskDB(ctx context.Context, db env.DB, dbKey string, task *env
 		v.TableJaccard = reward.TableJaccard(pred.ReadTables, gold.ReadTables)
 	}
 	// A cut prediction cannot be compared as if whole; the gold was not cut.
-	if pred.Truncated || !match.Match(spec, pred.Rows, q.ordered) {
+	if pred.Truncated || !match.matches(spec, pred.Rows, q.ordered) {
 		v.Outcome = schemas.OutcomeMismatch
 		return v, nil
 	}
@@ -231,9 +239,9 @@ func (j *Judge) onTaskDB(ctx context.Context, db env.DB, dbKey string, task *env
 // goldResult returns the gold's result and its rows prepared for
 // matching (shared by the judgements of a cached gold), or a verdict
 // already decided by a broken gold.
-func (j *Judge) goldResult(ctx context.Context, db env.DB, dbKey string, task *env.Task, goldSQL string) (*env.ResultSet, *reward.Gold, Verdict, error) {
+func (j *Judge) goldResult(ctx context.Context, db env.DB, dbKey string, task *env.Task, goldSQL string) (*env.ResultSet, *goldMatch, Verdict, error) {
 	if task.GoldSQL == "" {
-		return &env.ResultSet{Rows: task.GoldRows}, reward.NewGold(task.GoldRows), Verdict{}, nil
+		return &env.ResultSet{Rows: task.GoldRows}, &goldMatch{gold: reward.NewGold(task.GoldRows)}, Verdict{}, nil
 	}
 	run, err := j.runGold(ctx, db, goldKey{db: dbKey, sql: goldSQL})
 	var qe *env.QueryError
@@ -242,7 +250,7 @@ func (j *Judge) goldResult(ctx context.Context, db env.DB, dbKey string, task *e
 		return run.rs, run.match, Verdict{}, nil
 	case task.GoldRows != nil && ctx.Err() == nil && (errors.Is(err, ErrGoldTooLarge) || errors.As(err, &qe)):
 		// The answer rows stand in for a gold SQL the engine cannot run.
-		return &env.ResultSet{Rows: task.GoldRows}, reward.NewGold(task.GoldRows), Verdict{}, nil
+		return &env.ResultSet{Rows: task.GoldRows}, &goldMatch{gold: reward.NewGold(task.GoldRows)}, Verdict{}, nil
 	case errors.Is(err, ErrGoldTooLarge):
 		return nil, nil, Verdict{Outcome: schemas.OutcomeGoldError, GoldErr: err}, nil
 	case errors.As(err, &qe) && ctx.Err() == nil:

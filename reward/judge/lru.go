@@ -20,6 +20,11 @@ func newGoldLRU() *goldLRU { return &goldLRU{order: list.New()} }
 // add puts a finished run at the front.
 func (l *goldLRU) add(key goldKey, run *goldRun) {
 	run.size = resultSize(run.rs)
+	if run.match != nil && run.match.answer != nil {
+		for _, seg := range run.match.answer.Segments {
+			run.size += rowsSize(seg.Rows)
+		}
+	}
 	run.elem = l.order.PushFront(key)
 	l.bytes += run.size
 }
@@ -49,8 +54,13 @@ func resultSize(rs *env.ResultSet) int64 {
 	if rs == nil {
 		return 64
 	}
-	n := int64(64)
-	for _, row := range rs.Rows {
+	return 64 + rowsSize(rs.Rows)
+}
+
+// rowsSize estimates the memory rows hold.
+func rowsSize(rows [][]any) int64 {
+	var n int64
+	for _, row := range rows {
 		n += 24 + 48
 		for _, v := range row {
 			n += 16 + 8

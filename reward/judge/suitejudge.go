@@ -89,7 +89,7 @@ func (j *Judge) onSuiteDB(ctx context.Context, sdb SuiteDB, q query, spec schema
 	}
 	lim := j.limits(budget)
 	lim.Reads = false
-	pred, err := sdb.DB.Query(ctx, q.pred, lim)
+	pred, err := j.runPred(ctx, sdb.DB, q.pred, lim, q.ordered)
 	switch {
 	case errors.As(err, &qe) && ctx.Err() == nil && errors.Is(qe, env.ErrTimeout):
 		return ReasonPredTime, nil
@@ -97,7 +97,7 @@ func (j *Judge) onSuiteDB(ctx context.Context, sdb SuiteDB, q query, spec schema
 		return ReasonPredError + ": " + qe.Message, nil
 	case err != nil:
 		return "", fmt.Errorf("judge: prediction on %s: %w", sdb.Name, err)
-	case pred.Truncated || !run.match.Match(spec, pred.Rows, q.ordered):
+	case pred.Truncated || !run.match.matches(spec, pred.Rows, q.ordered):
 		return ReasonOtherRows, nil
 	}
 	return "", nil

@@ -19,7 +19,7 @@ var allowed = map[string][]string{
 	"env/datasets":      {mod + "env", mod + "env/hardness"},
 	"env/hardness":      {mod + "env/sqltext"},
 	"env/sandbox":       {mod + "env", mod + "env/sqltext"},
-	"env/mysql":         {mod + "env", mod + "env/sandbox", "github.com/go-sql-driver/mysql"},
+	"env/mysql":         {mod + "env", mod + "env/sandbox", "github.com/go-sql-driver/mysql", "golang.org/x/text/runes", "golang.org/x/text/transform", "golang.org/x/text/unicode/norm"},
 	"env/postgres":      {mod + "env", mod + "env/sandbox", mod + "env/sqltext", "github.com/jackc/pgx/v5"},
 	"env/sqlite":        {mod + "env", mod + "env/sandbox", mod + "env/sqltext", mod + "schemas", mod + "internal/atomicfile", "github.com/mattn/go-sqlite3"},
 	"env/valueindex":    {mod + "env", mod + "internal/atomicfile", "github.com/agnivade/levenshtein", "github.com/mattn/go-sqlite3", "golang.org/x/text/runes", "golang.org/x/text/transform", "golang.org/x/text/unicode/norm", "github.com/jonboulle/clockwork"},
