@@ -18,6 +18,18 @@ type Task struct {
 	// GoldSQL fails on the engine (a task imported into another dialect
 	// carries both).
 	GoldRows [][]any
+	// GoldSegments, when set, are every right answer of a task given as
+	// rows whose gold has ties (a LIMIT cutting through rows that tie
+	// under its ORDER BY, or a LIMIT without one): an answer takes Take
+	// rows of each segment's Rows. GoldRows is then one of them.
+	GoldSegments []Segment
+}
+
+// Segment is a part of a gold given as rows: Take of its Rows, any of
+// them (rows that tie under the gold's ORDER BY).
+type Segment struct {
+	Rows [][]any
+	Take int
 }
 
 // Summary is the task as tasks.list shows it.

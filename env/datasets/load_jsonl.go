@@ -24,7 +24,11 @@ type jsonlRecord struct {
 	Evidence   string          `json:"evidence"`
 	GoldSQL    *string         `json:"gold_sql"`
 	GoldAnswer json.RawMessage `json:"gold_answer"`
-	Difficulty string          `json:"difficulty"`
+	// GoldSegments are every right answer of a gold with ties, as
+	// sqlgym import writes them: [{"take": N, "rows": [[...], ...]}, ...];
+	// an answer takes N rows of each segment.
+	GoldSegments json.RawMessage `json:"gold_segments"`
+	Difficulty   string          `json:"difficulty"`
 	DBPath     string          `json:"db_path"`
 	// Dialect is the dialect of gold_sql and of the databases: "sqlite"
 	// (the default) or "postgres", where each db_id is a schema of the
@@ -312,6 +316,14 @@ func jsonlTask(name string, r *jsonlRecord) (env.Task, error) {
 			return env.Task{}, fmt.Errorf("gold_answer: %w", err)
 		}
 	}
+	if len(r.GoldSegments) > 0 && string(r.GoldSegments) != "null" {
+		if !hasRows {
+			return env.Task{}, errors.New("gold_segments without gold_answer: give one right answer in gold_answer too")
+		}
+		if t.GoldSegments, err = parseGoldSegments(r.GoldSegments, t.GoldRows); err != nil {
+			return env.Task{}, fmt.Errorf("gold_segments: %w", err)
+		}
+	}
 	return t, nil
 }
 
@@ -344,6 +356,40 @@ func jsonlKey(raw json.RawMessage) (string, error) {
 // parseGoldAnswer reads gold rows: an array of rows, each an array of
 // numbers, strings and nulls, all rows of one width. A number is an int64
 // when written as an integer that fits, a float64 otherwise.
+// parseGoldSegments reads gold_segments: each segment's rows as
+// gold_answer's, as wide as answer's rows, and a take between 0 and their
+// count; the takes add up to answer's row count.
+func parseGoldSegments(raw json.RawMessage, answer [][]any) ([]env.Segment, error) {
+	var segs []struct {
+		Take *int            `json:"take"`
+		Rows json.RawMessage `json:"rows"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&segs); err != nil {
+		return nil, fmt.Errorf("want an array of {\"take\": N, \"rows\": [...]}: %w", err)
+	}
+	out := make([]env.Segment, len(segs))
+	total := 0
+	for i, sg := range segs {
+		rows, err := parseGoldAnswer(sg.Rows)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("segment %d: rows: %w", i, err)
+		case sg.Take == nil || *sg.Take < 0 || *sg.Take > len(rows):
+			return nil, fmt.Errorf("segment %d: want a take from 0 to its %d rows", i, len(rows))
+		case len(rows) > 0 && len(answer) > 0 && len(rows[0]) != len(answer[0]):
+			return nil, fmt.Errorf("segment %d: rows of %d values, gold_answer's have %d", i, len(rows[0]), len(answer[0]))
+		}
+		out[i] = env.Segment{Rows: rows, Take: *sg.Take}
+		total += *sg.Take
+	}
+	if total != len(answer) {
+		return nil, fmt.Errorf("the segments take %d rows, gold_answer holds %d", total, len(answer))
+	}
+	return out, nil
+}
+
 func parseGoldAnswer(raw json.RawMessage) ([][]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()

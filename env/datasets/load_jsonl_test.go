@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/sqlgym/sqlgym/env"
 )
 
 func TestLoadJSONL(t *testing.T) {
@@ -69,6 +71,21 @@ func TestReadJSONLValues(t *testing.T) {
 		if got := tasks[0].GoldRows; !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("gold_answer %s = %#v, want %#v", tt.answer, got, tt.want)
 		}
+	}
+}
+
+// TestReadJSONLSegments: gold_segments are read into the task beside its
+// one right answer.
+func TestReadJSONLSegments(t *testing.T) {
+	line := `{"task_id": "t", "db_id": "d", "question": "q", "gold_answer": [["Ann"], ["Cid"]], ` +
+		`"gold_segments": [{"take": 1, "rows": [["Ann"]]}, {"take": 1, "rows": [["Cid"], ["Eve"]]}]}` + "\n"
+	tasks, _, err := ReadJSONL("x", strings.NewReader(line), fixedDB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []env.Segment{{Rows: [][]any{{"Ann"}}, Take: 1}, {Rows: [][]any{{"Cid"}, {"Eve"}}, Take: 1}}
+	if got := tasks[0].GoldSegments; !reflect.DeepEqual(got, want) {
+		t.Errorf("gold_segments = %#v, want %#v", got, want)
 	}
 }
 
@@ -164,6 +181,12 @@ func TestReadJSONLErrors(t *testing.T) {
 		{"answer object", ok + rec(`"task_id": "b", "gold_answer": [[1, {"a": 1}]]`), []string{"line 2", "column 1", "object"}},
 		{"answer huge", ok + rec(`"task_id": "b", "gold_answer": [[1e999]]`), []string{"line 2", "out of range"}},
 		{"answer not array", ok + rec(`"task_id": "b", "gold_answer": "12"`), []string{"line 2", "gold_answer", "array of rows"}},
+		{"segments without answer", ok + rec(`"task_id": "b", "gold_sql": "SELECT 1", "gold_segments": [{"take": 1, "rows": [[1]]}]`), []string{"line 2", "gold_segments without gold_answer"}},
+		{"segment take too large", ok + rec(`"task_id": "b", "gold_answer": [[1]], "gold_segments": [{"take": 2, "rows": [[1]]}]`), []string{"line 2", "segment 0", "take from 0 to its 1 rows"}},
+		{"segment take missing", ok + rec(`"task_id": "b", "gold_answer": [[1]], "gold_segments": [{"rows": [[1]]}]`), []string{"line 2", "segment 0", "take"}},
+		{"segment too wide", ok + rec(`"task_id": "b", "gold_answer": [[1]], "gold_segments": [{"take": 1, "rows": [[1, 2]]}]`), []string{"line 2", "rows of 2 values, gold_answer's have 1"}},
+		{"segments take too few", ok + rec(`"task_id": "b", "gold_answer": [[1], [2]], "gold_segments": [{"take": 1, "rows": [[1], [2]]}]`), []string{"line 2", "take 1 rows, gold_answer holds 2"}},
+		{"segment unknown key", ok + rec(`"task_id": "b", "gold_answer": [[1]], "gold_segments": [{"take": 1, "rows": [[1]], "ordered": true}]`), []string{"line 2", "gold_segments", "ordered"}},
 		{"db_id two paths", ok + `{"task_id": "b", "db_id": "d", "question": "q", "gold_sql": "SELECT 1", "db_path": "o.db"}`,
 			[]string{"line 2", `db_id "d" names two databases`}},
 		{"empty", "\n \n", []string{"empty dataset"}},

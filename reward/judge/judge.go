@@ -241,7 +241,7 @@ func (j *Judge) onTaskDB(ctx context.Context, db env.DB, dbKey string, task *env
 // already decided by a broken gold.
 func (j *Judge) goldResult(ctx context.Context, db env.DB, dbKey string, task *env.Task, goldSQL string) (*env.ResultSet, *goldMatch, Verdict, error) {
 	if task.GoldSQL == "" {
-		return &env.ResultSet{Rows: task.GoldRows}, &goldMatch{gold: reward.NewGold(task.GoldRows)}, Verdict{}, nil
+		return &env.ResultSet{Rows: task.GoldRows}, j.rowsMatch(task), Verdict{}, nil
 	}
 	run, err := j.runGold(ctx, db, goldKey{db: dbKey, sql: goldSQL})
 	var qe *env.QueryError
@@ -250,7 +250,7 @@ func (j *Judge) goldResult(ctx context.Context, db env.DB, dbKey string, task *e
 		return run.rs, run.match, Verdict{}, nil
 	case task.GoldRows != nil && ctx.Err() == nil && (errors.Is(err, ErrGoldTooLarge) || errors.As(err, &qe)):
 		// The answer rows stand in for a gold SQL the engine cannot run.
-		return &env.ResultSet{Rows: task.GoldRows}, &goldMatch{gold: reward.NewGold(task.GoldRows)}, Verdict{}, nil
+		return &env.ResultSet{Rows: task.GoldRows}, j.rowsMatch(task), Verdict{}, nil
 	case errors.Is(err, ErrGoldTooLarge):
 		return nil, nil, Verdict{Outcome: schemas.OutcomeGoldError, GoldErr: err}, nil
 	case errors.As(err, &qe) && ctx.Err() == nil:

@@ -3,6 +3,7 @@ package judge
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqltext"
@@ -135,4 +136,40 @@ func (j *Judge) tieBroken(ctx context.Context, db env.DB, sql string, n int, lim
 		return nil, false, nil
 	}
 	return rs, true, err
+}
+
+// rowsMatch is what a prediction must match on a task given as rows: its
+// GoldRows, or, under TiesAny, any of the right answers its GoldSegments
+// hold.
+func (j *Judge) rowsMatch(task *env.Task) *goldMatch {
+	m := &goldMatch{gold: reward.NewGold(task.GoldRows)}
+	if j.cfg.Ties == TiesAny && len(task.GoldSegments) > 0 {
+		ans := &reward.Answer{Segments: make([]reward.Segment, len(task.GoldSegments))}
+		for i, s := range task.GoldSegments {
+			ans.Segments[i] = reward.Segment{Rows: s.Rows, Take: s.Take}
+		}
+		if !ans.Unique() {
+			m.answer = ans
+		}
+	}
+	return m
+}
+
+// GoldAnswer runs sql on db as a gold is run under TiesAny and returns
+// every result it could rightly return: one segment taking every row
+// when it has exactly one (row order aside). sqlgym import keeps it for a
+// task it can only give as rows. An error is the statement's
+// (*env.QueryError) or the server's.
+func GoldAnswer(ctx context.Context, db env.DB, sql string, lim env.Limits) (*reward.Answer, error) {
+	j := New(Config{Ties: TiesAny})
+	rs, ans, err := j.goldAnswer(ctx, db, sql, lim)
+	switch {
+	case err != nil:
+		return nil, err
+	case rs.Truncated:
+		return nil, fmt.Errorf("%w: over %d rows", ErrGoldTooLarge, lim.MaxRows)
+	case ans == nil:
+		return reward.ExactAnswer(rs.Rows, false), nil
+	}
+	return ans, nil
 }

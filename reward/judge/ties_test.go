@@ -82,3 +82,44 @@ func TestJudgeTiesOfficial(t *testing.T) {
 		t.Errorf("official: %s (gold ties %v, ties %s), want a mismatch: tied rows in another order", v.Outcome, v.GoldTies, v.Ties)
 	}
 }
+
+// TestJudgeTiesGivenAsRows: a task given as rows with every right answer
+// (GoldSegments, as sqlgym import writes them from GoldAnswer) accepts
+// the other youngest under TiesAny; GoldRows alone accept only theirs.
+func TestJudgeTiesGivenAsRows(t *testing.T) {
+	db := openDB(t, tieSingers)
+	ctx := context.Background()
+	ans, err := GoldAnswer(ctx, db, "SELECT name FROM singer ORDER BY age LIMIT 1", env.Limits{MaxRows: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Unique() || ans.Len() != 1 {
+		t.Fatalf("answer %+v: want one row chosen among the two youngest", ans)
+	}
+	task := &env.Task{ID: "ties/rows", GoldRows: [][]any{{"Ann"}}}
+	for _, s := range ans.Segments {
+		task.GoldSegments = append(task.GoldSegments, env.Segment{Rows: s.Rows, Take: s.Take})
+	}
+	for _, tt := range []struct {
+		ties Ties
+		pred string
+		want string
+	}{
+		{TiesAny, "SELECT 'Cid'", schemas.OutcomeCorrect},
+		{TiesAny, "SELECT 'Ann'", schemas.OutcomeCorrect},
+		{TiesAny, "SELECT 'Bob'", schemas.OutcomeMismatch},
+		{TiesOfficial, "SELECT 'Cid'", schemas.OutcomeMismatch},
+	} {
+		v, err := New(Config{Ties: tt.ties}).Judge(ctx, db, "ties/singers", task, tt.pred, spec(schemas.MatchBird))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Outcome != tt.want || v.GoldTies != (tt.ties == TiesAny) {
+			t.Errorf("%s, %s: %s (gold ties %v), want %s", tt.ties, tt.pred, v.Outcome, v.GoldTies, tt.want)
+		}
+	}
+	exact, err := GoldAnswer(ctx, db, "SELECT name FROM singer WHERE age > 40", env.Limits{MaxRows: 1000})
+	if err != nil || !exact.Unique() || exact.Len() != 3 {
+		t.Errorf("a gold without ties: %+v, %v; want its three rows, one answer", exact, err)
+	}
+}
