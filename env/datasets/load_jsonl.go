@@ -29,7 +29,7 @@ type jsonlRecord struct {
 	// an answer takes N rows of each segment.
 	GoldSegments json.RawMessage `json:"gold_segments"`
 	Difficulty   string          `json:"difficulty"`
-	DBPath     string          `json:"db_path"`
+	DBPath       string          `json:"db_path"`
 	// Dialect is the dialect of gold_sql and of the databases: "sqlite"
 	// (the default) or "postgres", where each db_id is a schema of the
 	// server the dataset is served on; every record says the same.
