@@ -137,6 +137,8 @@ func (d *db) withConn(ctx context.Context, timeout time.Duration, g *guard,
 		}
 		c.guard = g
 		defer func() { c.guard = idleGuard }()
+		release := watchInterrupt(stmtCtx, c.SQLiteConn)
+		defer release()
 		return f(stmtCtx, c)
 	})
 	if err != nil {

@@ -26,14 +26,15 @@ type stepExtra struct {
 	Content      *string              `json:"content,omitempty"`
 	Calls        []schemas.CallRecord `json:"calls,omitempty"`
 	FinishReason string               `json:"finish_reason,omitempty"`
+	Judge        *schemas.JudgeInfo   `json:"judge,omitempty"`
 }
 
 // extraValue is the extra column of a step: NULL when it has none of it.
 func extraValue(s *schemas.StepRecord) ([]byte, error) {
-	if s.Usage == nil && s.Content == nil && len(s.Calls) == 0 && s.FinishReason == "" {
+	if s.Usage == nil && s.Content == nil && len(s.Calls) == 0 && s.FinishReason == "" && s.Judge == nil {
 		return nil, nil
 	}
-	return jsonValue(stepExtra{Usage: s.Usage, Content: s.Content, Calls: s.Calls, FinishReason: s.FinishReason})
+	return jsonValue(stepExtra{Usage: s.Usage, Content: s.Content, Calls: s.Calls, FinishReason: s.FinishReason, Judge: s.Judge})
 }
 
 // encodeEpisode turns t into the values of episodeColumns and the search

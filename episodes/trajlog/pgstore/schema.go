@@ -60,7 +60,7 @@ var ddl = []string{
 		PRIMARY KEY (episode_id, turn)
 	)`,
 	// extra holds what a step records beside the columns above, when it
-	// has any: usage, content, calls and finish_reason (stepExtra). Added
+	// has any: usage, content, calls, finish_reason and judge (stepExtra). Added
 	// to a table made before it, empty for the steps already there.
 	`ALTER TABLE sqlgym_steps ADD COLUMN IF NOT EXISTS extra jsonb`,
 }
