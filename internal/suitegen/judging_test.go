@@ -26,11 +26,18 @@ type suiteJudging struct {
 	judge *judge.Judge
 }
 
-// newSuiteJudging opens the store at root for ds; everything it opens is
-// closed when the test ends.
+// newSuiteJudging opens the store at root for ds with the SQLite engine's
+// defaults; everything it opens is closed when the test ends.
 func newSuiteJudging(t testing.TB, root string, ds *env.Dataset) *suiteJudging {
 	t.Helper()
-	cat := env.NewCatalog(sqlite.New(sqlite.Config{}))
+	return newSuiteJudgingWith(t, root, ds, sqlite.Config{})
+}
+
+// newSuiteJudgingWith is newSuiteJudging with the engine configured by
+// cfg.
+func newSuiteJudgingWith(t testing.TB, root string, ds *env.Dataset, cfg sqlite.Config) *suiteJudging {
+	t.Helper()
+	cat := env.NewCatalog(sqlite.New(cfg))
 	t.Cleanup(func() { cat.Close() })
 	store, err := testsuite.Open(context.Background(), root, []*env.Dataset{ds}, cat)
 	if err != nil {
