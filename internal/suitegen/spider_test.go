@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/reward/testsuite"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -61,15 +60,9 @@ func TestBuildSpider(t *testing.T) {
 
 // openStore opens the store at root for ds through a catalog of the
 // SQLite engine, closed when the test ends.
-func openStore(t *testing.T, root string, ds *env.Dataset) *testsuite.Store {
+func openStore(t testing.TB, root string, ds *env.Dataset) *testsuite.Store {
 	t.Helper()
-	cat := env.NewCatalog(sqlite.New(sqlite.Config{}))
-	t.Cleanup(func() { cat.Close() })
-	s, err := testsuite.Open(context.Background(), root, []*env.Dataset{ds}, cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return newSuiteJudging(t, root, ds).store
 }
 
 // checkGoldsCorrect judges each task's gold as the prediction on every

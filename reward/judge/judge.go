@@ -177,6 +177,7 @@ func (v Verdict) Final() reward.Final {
 // when Config.Suites gives one.
 func (j *Judge) Judge(ctx context.Context, db env.DB, dbKey string, task *env.Task, predSQL string, spec schemas.RewardSpec) (Verdict, error) {
 	q := newQuery(task, predSQL, spec)
+	q.plan = j.planPred(q.pred, q.ordered)
 	v, err := j.onTaskDB(ctx, db, dbKey, task, q, spec)
 	v.ExecOutcome, v.Ties = v.Outcome, j.cfg.Ties
 	if err != nil || v.Outcome != schemas.OutcomeCorrect {
@@ -194,10 +195,11 @@ func (j *Judge) Judge(ctx context.Context, db env.DB, dbKey string, task *env.Ta
 }
 
 // query is a submission and its gold as they run: DISTINCT removed where
-// the spec says, and whether row order counts.
+// the spec says, whether row order counts, and how the prediction runs.
 type query struct {
 	pred, gold string
 	ordered    bool
+	plan       predPlan
 }
 
 func newQuery(task *env.Task, predSQL string, spec schemas.RewardSpec) query {
@@ -217,7 +219,7 @@ func (j *Judge) onTaskDB(ctx context.Context, db env.DB, dbKey string, task *env
 	v.GoldEmpty = len(gold.Rows) == 0
 	v.GoldElapsed = gold.Elapsed
 	v.GoldTies = match.answer != nil
-	pred, err := j.runPred(ctx, db, q.pred, j.limits(j.cfg.PredTimeout), q.ordered)
+	pred, err := j.runPred(ctx, db, q.pred, q.plan, j.limits(j.cfg.PredTimeout))
 	if err != nil {
 		return j.predFailed(ctx, v, err)
 	}

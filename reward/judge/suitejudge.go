@@ -89,7 +89,7 @@ func (j *Judge) onSuiteDB(ctx context.Context, sdb SuiteDB, q query, spec schema
 	}
 	lim := j.limits(budget)
 	lim.Reads = false
-	pred, err := j.runPred(ctx, sdb.DB, q.pred, lim, q.ordered)
+	pred, err := j.runPred(ctx, sdb.DB, q.pred, q.plan, lim)
 	switch {
 	case errors.As(err, &qe) && ctx.Err() == nil && errors.Is(qe, env.ErrTimeout):
 		return ReasonPredTime, nil

@@ -90,17 +90,41 @@ func singleRows(a *reward.Answer) bool {
 	return true
 }
 
-// runPred runs the prediction. Under TiesAny, a prediction with a
-// top-level LIMIT, or an ORDER BY where row order counts, runs with its
-// own output columns appended to its ORDER BY (sqltext.TieBreak), so
-// that which tied rows it returns never depends on the engine's whim;
-// when the engine refuses that rewrite, it runs as written.
-func (j *Judge) runPred(ctx context.Context, db env.DB, sql string, lim env.Limits, ordered bool) (*env.ResultSet, error) {
+// predPlan is how a prediction runs, read from its text once per
+// submission and shared by the task's database and every database of its
+// suite.
+type predPlan struct {
+	tied    bool   // under TiesAny, its result can depend on tie order in a way the comparison sees
+	counted bool   // its output columns were counted from its text
+	broken  string // its text tie-broken by those columns; "" when there is no such rewrite
+}
+
+// planPred reads how sql runs under the judge's Ties.
+func (j *Judge) planPred(sql string, ordered bool) predPlan {
 	if j.cfg.Ties != TiesAny || !needsTieBreak(sql, ordered) {
-		return db.Query(ctx, sql, lim)
+		return predPlan{}
 	}
+	p := predPlan{tied: true}
 	if n, ok := sqltext.OutputCount(sql); ok {
-		if rs, ok, err := j.tieBroken(ctx, db, sql, n, lim); ok {
+		p.counted = true
+		if tb, ok := sqltext.TieBreak(sql, n); ok {
+			p.broken = tb
+		}
+	}
+	return p
+}
+
+// runPred runs the prediction as plan says. Under TiesAny, a prediction
+// with a top-level LIMIT, or an ORDER BY where row order counts, runs
+// with its own output columns appended to its ORDER BY (sqltext.TieBreak),
+// so that which tied rows it returns never depends on the engine's whim;
+// when the engine refuses that rewrite, it runs as written.
+func (j *Judge) runPred(ctx context.Context, db env.DB, sql string, plan predPlan, lim env.Limits) (*env.ResultSet, error) {
+	switch {
+	case !plan.tied:
+		return db.Query(ctx, sql, lim)
+	case plan.counted:
+		if rs, ok, err := tieBroken(ctx, db, plan.broken, lim); ok {
 			return rs, err
 		}
 		return db.Query(ctx, sql, lim)
@@ -109,8 +133,10 @@ func (j *Judge) runPred(ctx context.Context, db env.DB, sql string, lim env.Limi
 	if err != nil {
 		return rs, err
 	}
-	if tb, ok, err := j.tieBroken(ctx, db, sql, len(rs.Columns), lim); ok {
-		return tb, err
+	if tb, ok := sqltext.TieBreak(sql, len(rs.Columns)); ok {
+		if broken, ok, err := tieBroken(ctx, db, tb, lim); ok {
+			return broken, err
+		}
 	}
 	return rs, nil
 }
@@ -122,12 +148,11 @@ func needsTieBreak(sql string, ordered bool) bool {
 	return ok && (o.Window.Cuts() || ordered && len(o.Terms) > 0)
 }
 
-// tieBroken runs sql tie-broken by its n output columns; ok is false when
-// there is no such rewrite or the engine refused it (the caller then
-// runs sql as written).
-func (j *Judge) tieBroken(ctx context.Context, db env.DB, sql string, n int, lim env.Limits) (*env.ResultSet, bool, error) {
-	tb, ok := sqltext.TieBreak(sql, n)
-	if !ok {
+// tieBroken runs tb, a prediction tie-broken by its output columns; ok
+// is false when there is no such rewrite ("") or the engine refused it
+// (the caller then runs the prediction as written).
+func tieBroken(ctx context.Context, db env.DB, tb string, lim env.Limits) (*env.ResultSet, bool, error) {
+	if tb == "" {
 		return nil, false, nil
 	}
 	rs, err := db.Query(ctx, tb, lim)
