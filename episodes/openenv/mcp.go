@@ -53,6 +53,21 @@ type callResult struct {
 	StructuredContent map[string]any `json:"structuredContent"`
 }
 
+// sessionInfo answers openenv/session/create: OpenEnv's session_id (the
+// episode's id), and what sqlgym adds beside it: the task the episode
+// plays, and the fields of the reset's data it ignored.
+type sessionInfo struct {
+	SessionID     string   `json:"session_id"`
+	TaskID        string   `json:"task_id"`
+	IgnoredFields []string `json:"ignored_fields,omitempty"`
+}
+
+// sessionCreated is the answer of a session/create that started ep.
+func sessionCreated(ep *episode, res Result) sessionInfo {
+	obs, _ := res.Observation.(ResetObservation)
+	return sessionInfo{SessionID: ep.id, TaskID: ep.taskID, IgnoredFields: obs.Metadata.IgnoredFields}
+}
+
 // textContent is an MCP text content block.
 type textContent struct {
 	Type string `json:"type"`
@@ -105,7 +120,7 @@ func (h *Handler) mcpOnSocket(ctx context.Context, ep *episode, data json.RawMes
 		if ep == nil {
 			return rpcFail(req.ID, schemas.CodeInvalidRequest, "no episode on this socket: send reset first")
 		}
-		return rpcOK(req.ID, map[string]string{"session_id": ep.id})
+		return rpcOK(req.ID, sessionInfo{SessionID: ep.id, TaskID: ep.taskID})
 	case methodSessionClose:
 		return rpcFail(req.ID, schemas.CodeInvalidRequest, "Cannot close active WebSocket-managed session via MCP method: close the WebSocket")
 	}
@@ -139,11 +154,11 @@ func (h *Handler) mcpOverHTTP(r *http.Request, req *rpcRequest, p *mcpParams) *r
 		if len(req.Params) > 0 {
 			reset = resetOfParams(req.Params)
 		}
-		ep, _, err := h.startKept(r, reset)
+		ep, res, err := h.startKept(r, reset)
 		if err != nil {
 			return rpcFail(req.ID, rpcCodeOf(err), err.Error())
 		}
-		return rpcOK(req.ID, map[string]string{"session_id": ep.id})
+		return rpcOK(req.ID, sessionCreated(ep, res))
 	case methodSessionClose:
 		if p.SessionID == "" {
 			return rpcFail(req.ID, schemas.CodeInvalidParams, "Invalid params - 'session_id' is required")
@@ -185,7 +200,7 @@ func rpcCodeOf(err error) int {
 func resetOfParams(params json.RawMessage) json.RawMessage {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(params, &m) != nil {
-		return params // decodeStrict reports it
+		return params // resetOf reports it
 	}
 	delete(m, "session_id")
 	b, _ := json.Marshal(m)
