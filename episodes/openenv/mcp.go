@@ -131,8 +131,9 @@ func (h *Handler) mcpOnSocket(ctx context.Context, ep *episode, data json.RawMes
 // params.session_id, as OpenEnv's MCPToolClient does: the id
 // openenv/session/create returned (it starts an episode; its params are a
 // reset's data) or POST /reset's episode_id. tools/list without one lists
-// the server's tools.
-func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
+// the server's tools. task is the task the URL names ("" for none), which
+// session/create plays.
+func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request, task string) {
 	body, err := h.readBody(w, r)
 	if err != nil {
 		writeFailure(w, err)
@@ -143,18 +144,18 @@ func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, bad)
 		return
 	}
-	writeJSON(w, http.StatusOK, h.mcpOverHTTP(r, req, p))
+	writeJSON(w, http.StatusOK, h.mcpOverHTTP(r, req, p, task))
 }
 
 // mcpOverHTTP answers one JSON-RPC request of POST /mcp.
-func (h *Handler) mcpOverHTTP(r *http.Request, req *rpcRequest, p *mcpParams) *rpcResponse {
+func (h *Handler) mcpOverHTTP(r *http.Request, req *rpcRequest, p *mcpParams, task string) *rpcResponse {
 	switch req.Method {
 	case methodSessionCreate:
 		var reset json.RawMessage
 		if len(req.Params) > 0 {
 			reset = resetOfParams(req.Params)
 		}
-		ep, res, err := h.startKept(r, reset)
+		ep, res, err := h.startKept(r, reset, task)
 		if err != nil {
 			return rpcFail(req.ID, rpcCodeOf(err), err.Error())
 		}

@@ -41,9 +41,10 @@ func decodeStrict(data json.RawMessage, v any, what string) error {
 	return nil
 }
 
-// start resets an episode from a reset's data.
-func (h *Handler) start(ctx context.Context, data json.RawMessage) (*episode, Result, error) {
-	d, ignored, err := resetOf(data)
+// start resets an episode from a reset's data; task is the task the URL
+// names ("" for none).
+func (h *Handler) start(ctx context.Context, data json.RawMessage, task string) (*episode, Result, error) {
+	d, ignored, err := resetOf(data, task)
 	if err != nil {
 		return nil, Result{}, err
 	}

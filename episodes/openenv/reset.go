@@ -43,7 +43,10 @@ func jsonNames(t reflect.Type) map[string]bool {
 // and checked as strictly as ever; the names of the others are returned,
 // sorted, for the answer to list. Data that are not an object (or null)
 // are refused, as OpenEnv's WSResetMessage refuses them.
-func resetOf(data json.RawMessage) (ResetData, []string, error) {
+//
+// task, when set, is the task the URL names (a .../tasks/{task_id}
+// base_url): the reset plays it, and may not name another.
+func resetOf(data json.RawMessage, task string) (ResetData, []string, error) {
 	var d ResetData
 	fields, err := resetObject(data)
 	if err != nil {
@@ -63,6 +66,9 @@ func resetOf(data json.RawMessage) (ResetData, []string, error) {
 			return d, nil, err
 		}
 	}
+	if err := withTask(&d, task); err != nil {
+		return d, nil, err
+	}
 	return d, ignored, nil
 }
 
@@ -77,4 +83,16 @@ func resetObject(data json.RawMessage) (map[string]json.RawMessage, error) {
 		return nil, invalid(fmt.Sprintf("reset data: %v (an object is expected)", err))
 	}
 	return fields, nil
+}
+
+// withTask makes d play the task the URL names, if any.
+func withTask(d *ResetData, task string) error {
+	switch {
+	case task == "":
+	case d.TaskID != "" && d.TaskID != task:
+		return invalid(fmt.Sprintf("reset data name task_id %q, but this base_url plays task %q", d.TaskID, task))
+	default:
+		d.TaskID = task
+	}
+	return nil
 }

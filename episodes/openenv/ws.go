@@ -19,21 +19,23 @@ type wsSession struct {
 	h       *Handler
 	conn    *websocket.Conn
 	ep      *episode
-	rpcOnly bool // GET /mcp: frames are JSON-RPC requests
+	task    string // the task the URL names, which its resets play ("" for none)
+	rpcOnly bool   // GET /mcp: frames are JSON-RPC requests
 }
 
 // serveWS upgrades the request and serves the socket until the client
 // closes it, sends close, stops answering pings, or the server shuts
 // down. Past the session bound it answers CAPACITY_REACHED and closes, as
 // OpenEnv's server does after accepting. With rpcOnly (GET /mcp) each
-// frame is a JSON-RPC request instead of a typed message.
-func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, rpcOnly bool) {
+// frame is a JSON-RPC request instead of a typed message. task is the
+// task the URL names ("" for none).
+func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, task string, rpcOnly bool) {
 	conn, err := h.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader has answered
 	}
 	defer conn.Close()
-	s := &wsSession{h: h, conn: conn, rpcOnly: rpcOnly}
+	s := &wsSession{h: h, conn: conn, task: task, rpcOnly: rpcOnly}
 	if !h.sessions.reserve() {
 		s.refuse()
 		return
@@ -156,10 +158,10 @@ func (s *wsSession) answer(m inMessage) outMessage {
 // --max-live-bytes) the running episode's place goes to the next one: it
 // is closed, and the reset tried once more.
 func (s *wsSession) restart(ctx context.Context, data json.RawMessage) (Result, error) {
-	ep, res, err := s.h.start(ctx, data)
+	ep, res, err := s.h.start(ctx, data, s.task)
 	if err != nil && s.live() && failureOf(err).Code == CodeCapacityReached {
 		s.endEpisode()
-		ep, res, err = s.h.start(ctx, data)
+		ep, res, err = s.h.start(ctx, data, s.task)
 	}
 	if err != nil {
 		return Result{}, err
