@@ -170,7 +170,13 @@ func TestProductionMCPClientChoosesItsTask(t *testing.T) {
 		if rec, err = s.trajectory(rec.EpisodeID); err != nil || rec.Outcome != want.final || rec.TotalReward != want.rewards[0] {
 			t.Fatalf("%s: the record %v (%v); native %+v", path, rec, err, want)
 		}
+		if res := c.close(); res["result"] == nil || res["result"].(map[string]any)["closed"] != true {
+			t.Fatalf("%s: close after the submit: %v", path, res)
+		}
 		checkOrigin(t, s, rec.EpisodeID)
+	}
+	if res := (&mcpToolClient{t: t, url: s.base + "/mcp", session: "ep_none"}).close(); res["error"] == nil {
+		t.Fatalf("session/close of a session the server never had: %v", res)
 	}
 	c := newMCPToolClient(t, s.base+"/tasks/demo/none")
 	if _, err := c.callTool(schemas.ToolInspectSchema, nil); err == nil || !strings.Contains(err.Error(), "Failed to create MCP session: no task") {
