@@ -6,6 +6,9 @@
 // /mcp. Its Handler is mounted under a prefix (sqlgym serve mounts it at
 // /openenv) behind the guards of the native server, so OpenEnv's generic
 // clients (EnvClient, MCPToolClient) play sqlgym's tasks with no glue.
+// Every route is also served below PREFIX/tasks/{task_id}, where resets
+// play that task: a client that sends no reset data (MCPToolClient in
+// production mode) chooses its task by its base_url.
 //
 // Every episode runs on the same episodes.Manager as the native protocol's,
 // is recorded as native ones are, and carries the tag origin=openenv. All

@@ -41,7 +41,6 @@ func TestWebSocketErrorCodes(t *testing.T) {
 		{"unknown action", `{"type": "step", "data": {"type": "fly"}}`, openenv.CodeValidation},
 		{"unknown action field", `{"type": "step", "data": {"type": "list_tools", "extra": 1}}`, openenv.CodeValidation},
 		{"call_tool without a name", `{"type": "step", "data": {"type": "call_tool"}}`, openenv.CodeValidation},
-		{"unknown reset field", `{"type": "reset", "data": {"task": "x"}}`, openenv.CodeValidation},
 		{"tags not an object", `{"type": "reset", "data": {"tags": [1]}}`, openenv.CodeValidation},
 		{"no such task", `{"type": "reset", "data": {"task_id": "demo/none"}}`, openenv.CodeValidation},
 		{"max_turns 0", `{"type": "reset", "data": {"max_turns": 0}}`, openenv.CodeValidation},

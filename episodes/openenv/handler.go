@@ -100,20 +100,22 @@ func New(ctx context.Context, cfg Config) *Handler {
 	return h
 }
 
-// ServeHTTP routes a request by its path below the prefix.
+// ServeHTTP routes a request by its path below the prefix, where
+// /tasks/{task_id} may stand before the route (splitRoute).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	route := strings.TrimPrefix(r.URL.Path, h.cfg.Prefix)
+	path := strings.TrimPrefix(r.URL.Path, h.cfg.Prefix)
+	task, route := splitRoute(path)
 	method, ok := routes[route]
 	switch {
 	case route == "/mcp" && r.Method == http.MethodGet:
-		h.serveWS(w, r, true) // OpenEnv's WebSocket /mcp
+		h.serveWS(w, r, task, true) // OpenEnv's WebSocket /mcp
 	case !ok:
-		writeJSON(w, http.StatusNotFound, detail{Detail: "Not Found: " + route})
+		writeJSON(w, http.StatusNotFound, detail{Detail: "Not Found: " + path})
 	case r.Method != method:
 		w.Header().Set("Allow", method)
 		writeJSON(w, http.StatusMethodNotAllowed, detail{Detail: "Method Not Allowed: " + route + " takes " + method})
 	default:
-		h.serveRoute(w, r, route)
+		h.serveRoute(w, r, task, route)
 	}
 }
 
@@ -124,12 +126,14 @@ var routes = map[string]string{
 	"/schema": http.MethodGet, "/metadata": http.MethodGet, "/health": http.MethodGet, "/mcp": http.MethodPost,
 }
 
-func (h *Handler) serveRoute(w http.ResponseWriter, r *http.Request, route string) {
+// serveRoute serves a route; task is the task the URL names ("" for
+// none), which the routes that start episodes play.
+func (h *Handler) serveRoute(w http.ResponseWriter, r *http.Request, task, route string) {
 	switch route {
 	case "/ws":
-		h.serveWS(w, r, false)
+		h.serveWS(w, r, task, false)
 	case "/reset":
-		h.serveReset(w, r)
+		h.serveReset(w, r, task)
 	case "/step":
 		h.serveStep(w, r)
 	case "/state":
@@ -141,7 +145,7 @@ func (h *Handler) serveRoute(w http.ResponseWriter, r *http.Request, route strin
 	case "/health":
 		writeJSON(w, http.StatusOK, map[string]string{"status": "healthy"})
 	case "/mcp":
-		h.serveMCP(w, r)
+		h.serveMCP(w, r, task)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 	"go.uber.org/goleak"
 
+	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/openenv"
 	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
@@ -34,11 +35,17 @@ type surface struct {
 // and the server's configs.
 func start(t testing.TB, oc func(*openenv.Config), sc func(*transport.ServerConfig)) *surface {
 	t.Helper()
+	return startWith(t, nil, oc, sc)
+}
+
+// startWith is start with mc adjusting the Manager's config too.
+func startWith(t testing.TB, mc func(*episodes.Config, string), oc func(*openenv.Config), sc func(*transport.ServerConfig)) *surface {
+	t.Helper()
 	s := &surface{}
 	ready := make(chan struct{})
 	mount := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-ready; s.handler.ServeHTTP(w, r) })
 	ctx, cancel := context.WithCancel(context.Background())
-	s.Demo = testserver.StartDemo(t, testserver.DemoOptions{Options: testserver.Options{Server: func(c *transport.ServerConfig) {
+	s.Demo = testserver.StartDemo(t, testserver.DemoOptions{Config: mc, Options: testserver.Options{Server: func(c *transport.ServerConfig) {
 		c.Mounts = append(c.Mounts, transport.Mount{Prefix: "/openenv", Handler: mount})
 		if sc != nil {
 			sc(c)

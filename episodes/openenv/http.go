@@ -43,13 +43,13 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, erro
 // serveReset starts an episode that HTTP clients step by its id: it lives
 // until it ends, POST /mcp's openenv/session/close closes it, or it has
 // been idle past --idle-timeout.
-func (h *Handler) serveReset(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) serveReset(w http.ResponseWriter, r *http.Request, task string) {
 	body, err := h.readBody(w, r)
 	if err != nil {
 		writeFailure(w, err)
 		return
 	}
-	_, res, err := h.startKept(r, body)
+	_, res, err := h.startKept(r, body, task)
 	if err != nil {
 		writeFailure(w, err)
 		return
@@ -59,13 +59,13 @@ func (h *Handler) serveReset(w http.ResponseWriter, r *http.Request) {
 
 // startKept starts an HTTP client's episode in a room of the session
 // bound.
-func (h *Handler) startKept(r *http.Request, data json.RawMessage) (*episode, Result, error) {
+func (h *Handler) startKept(r *http.Request, data json.RawMessage, task string) (*episode, Result, error) {
 	if !h.sessions.reserve() {
 		h.refused.Inc()
 		return nil, Result{}, &failure{Code: CodeCapacityReached, Status: http.StatusServiceUnavailable,
 			Message: fmt.Sprintf("%d OpenEnv sessions at once (the server's --max-openenv-sessions); retry later", h.cfg.MaxSessions)}
 	}
-	ep, res, err := h.start(r.Context(), data)
+	ep, res, err := h.start(r.Context(), data, task)
 	if err != nil {
 		h.sessions.release()
 		return nil, Result{}, err

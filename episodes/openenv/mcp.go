@@ -53,6 +53,31 @@ type callResult struct {
 	StructuredContent map[string]any `json:"structuredContent"`
 }
 
+// sessionInfo answers openenv/session/create: OpenEnv's session_id (the
+// episode's id), and what sqlgym adds beside it: the task the episode
+// plays, and the fields of the reset's data it ignored.
+type sessionInfo struct {
+	SessionID     string   `json:"session_id"`
+	TaskID        string   `json:"task_id"`
+	IgnoredFields []string `json:"ignored_fields,omitempty"`
+}
+
+// sessionCreated is the answer of a session/create that started ep.
+func sessionCreated(ep *episode, res Result) sessionInfo {
+	obs, _ := res.Observation.(ResetObservation)
+	return sessionInfo{SessionID: ep.id, TaskID: ep.taskID, IgnoredFields: obs.Metadata.IgnoredFields}
+}
+
+// callFailure is the data of the JSON-RPC error a tools/call gets when
+// it named no tool of the episode or its arguments did not fit: the
+// call was a turn all the same, and this is what it did.
+type callFailure struct {
+	ErrorType string   `json:"error_type"`
+	Reward    *float64 `json:"reward"`
+	Done      bool     `json:"done"`
+	Metadata  Metadata `json:"metadata"`
+}
+
 // textContent is an MCP text content block.
 type textContent struct {
 	Type string `json:"type"`
@@ -105,7 +130,7 @@ func (h *Handler) mcpOnSocket(ctx context.Context, ep *episode, data json.RawMes
 		if ep == nil {
 			return rpcFail(req.ID, schemas.CodeInvalidRequest, "no episode on this socket: send reset first")
 		}
-		return rpcOK(req.ID, map[string]string{"session_id": ep.id})
+		return rpcOK(req.ID, sessionInfo{SessionID: ep.id, TaskID: ep.taskID})
 	case methodSessionClose:
 		return rpcFail(req.ID, schemas.CodeInvalidRequest, "Cannot close active WebSocket-managed session via MCP method: close the WebSocket")
 	}
@@ -116,8 +141,9 @@ func (h *Handler) mcpOnSocket(ctx context.Context, ep *episode, data json.RawMes
 // params.session_id, as OpenEnv's MCPToolClient does: the id
 // openenv/session/create returned (it starts an episode; its params are a
 // reset's data) or POST /reset's episode_id. tools/list without one lists
-// the server's tools.
-func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
+// the server's tools. task is the task the URL names ("" for none), which
+// session/create plays.
+func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request, task string) {
 	body, err := h.readBody(w, r)
 	if err != nil {
 		writeFailure(w, err)
@@ -128,31 +154,24 @@ func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, bad)
 		return
 	}
-	writeJSON(w, http.StatusOK, h.mcpOverHTTP(r, req, p))
+	writeJSON(w, http.StatusOK, h.mcpOverHTTP(r, req, p, task))
 }
 
 // mcpOverHTTP answers one JSON-RPC request of POST /mcp.
-func (h *Handler) mcpOverHTTP(r *http.Request, req *rpcRequest, p *mcpParams) *rpcResponse {
+func (h *Handler) mcpOverHTTP(r *http.Request, req *rpcRequest, p *mcpParams, task string) *rpcResponse {
 	switch req.Method {
 	case methodSessionCreate:
 		var reset json.RawMessage
 		if len(req.Params) > 0 {
 			reset = resetOfParams(req.Params)
 		}
-		ep, _, err := h.startKept(r, reset)
+		ep, res, err := h.startKept(r, reset, task)
 		if err != nil {
 			return rpcFail(req.ID, rpcCodeOf(err), err.Error())
 		}
-		return rpcOK(req.ID, map[string]string{"session_id": ep.id})
+		return rpcOK(req.ID, sessionCreated(ep, res))
 	case methodSessionClose:
-		if p.SessionID == "" {
-			return rpcFail(req.ID, schemas.CodeInvalidParams, "Invalid params - 'session_id' is required")
-		}
-		if !h.sessions.drop(p.SessionID) {
-			return rpcFail(req.ID, schemas.CodeInvalidParams, "Unknown session_id: "+p.SessionID)
-		}
-		h.engine.close(r.Context(), p.SessionID)
-		return rpcOK(req.ID, map[string]any{"session_id": p.SessionID, "closed": true})
+		return h.closeSession(r.Context(), req.ID, p.SessionID)
 	}
 	var ep *episode
 	if p.SessionID != "" {
@@ -165,6 +184,30 @@ func (h *Handler) mcpOverHTTP(r *http.Request, req *rpcRequest, p *mcpParams) *r
 		h.sessions.drop(ep.id)
 	}
 	return resp
+}
+
+// closeSession answers openenv/session/close over HTTP: the session's
+// episode is closed (recorded no_submit if it had not ended). A session
+// whose episode has ended (a submit, or its turns ran out) has nothing
+// left to close and is answered closed, since MCPToolClient.close sends
+// session/close after the episode's last call as after any other.
+func (h *Handler) closeSession(ctx context.Context, id json.RawMessage, sid string) *rpcResponse {
+	switch {
+	case sid == "":
+		return rpcFail(id, schemas.CodeInvalidParams, "Invalid params - 'session_id' is required")
+	case h.sessions.drop(sid):
+		h.engine.close(ctx, sid)
+	case !h.endedEpisode(sid):
+		return rpcFail(id, schemas.CodeInvalidParams, "Unknown session_id: "+sid)
+	}
+	return rpcOK(id, map[string]any{"session_id": sid, "closed": true})
+}
+
+// endedEpisode reports whether the Manager knows an episode of that id
+// that has ended.
+func (h *Handler) endedEpisode(id string) bool {
+	t, err := h.engine.record(id)
+	return err == nil && t.Outcome != ""
 }
 
 // rpcServerError is JSON-RPC's generic server error, which OpenEnv's
@@ -185,7 +228,7 @@ func rpcCodeOf(err error) int {
 func resetOfParams(params json.RawMessage) json.RawMessage {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(params, &m) != nil {
-		return params // decodeStrict reports it
+		return params // resetOf reports it
 	}
 	delete(m, "session_id")
 	b, _ := json.Marshal(m)
@@ -210,16 +253,35 @@ func (h *Handler) tools(ctx context.Context, req *rpcRequest, p *mcpParams, ep *
 			f := failureOf(err)
 			return rpcFail(req.ID, schemas.CodeInternal, f.Code+": "+f.Message)
 		}
+		if res.Observation.(StepObservation).Error != nil {
+			return callFailed(req.ID, res)
+		}
 		return rpcOK(req.ID, callResultOf(res))
 	}
 	return rpcFail(req.ID, schemas.CodeMethodNotFound, "Method not found: "+req.Method)
 }
 
-// callResultOf is the tools/call result of a step.
+// callFailed answers a tools/call that named no tool of the episode, or
+// whose arguments did not fit: a JSON-RPC error -32602 with the message
+// the WebSocket's observation.error carries. OpenEnv's own /mcp answers a
+// tool it does not have with a JSON-RPC error (http_server.py's
+// mcp_handler), and MCPToolClient.call_tool raises on one, as it raises
+// on the WebSocket's observation.error: so a call that raises on one path
+// raises on every path. The call was a turn all the same; the error's
+// data say what it did.
+func callFailed(id json.RawMessage, res Result) *rpcResponse {
+	obs := res.Observation.(StepObservation)
+	r := rpcFail(id, schemas.CodeInvalidParams, obs.Error.Message)
+	r.Error.Data = callFailure{ErrorType: obs.Error.ErrorType, Reward: res.Reward, Done: res.Done, Metadata: obs.Metadata}
+	return r
+}
+
+// callResultOf is the tools/call result of a step whose call ran: a
+// tool's own errors (bad SQL, a timeout) are its answer, not isError.
 func callResultOf(res Result) callResult {
 	obs := res.Observation.(StepObservation)
 	return callResult{
-		Content: []textContent{{Type: "text", Text: obs.Result}}, IsError: obs.Error != nil, Data: obs.Result,
+		Content: []textContent{{Type: "text", Text: obs.Result}}, IsError: false, Data: obs.Result,
 		StructuredContent: map[string]any{"reward": res.Reward, "done": res.Done, "metadata": obs.Metadata},
 	}
 }

@@ -48,7 +48,8 @@ type Result struct {
 }
 
 // ResetData are the data of a reset message and the body of POST /reset:
-// episode.reset's params, and OpenEnv's episode_id.
+// episode.reset's params, and OpenEnv's episode_id. Other fields are
+// dropped and listed in the answer's metadata.ignored_fields.
 type ResetData struct {
 	schemas.ResetParams
 	EpisodeID string `json:"episode_id,omitempty" jsonschema:"maxLength=255" jsonschema_description:"OpenEnv's custom episode identifier: sqlgym names its episodes itself and records this one in the tags as openenv_episode_id."`
@@ -123,6 +124,9 @@ type Metadata struct {
 	schemas.StepInfo
 	Terminated bool `json:"terminated" jsonschema_description:"True after a submit."`
 	Truncated  bool `json:"truncated" jsonschema_description:"True when the turns ran out without a submit."`
+	// IgnoredFields are the fields of a reset's data that sqlgym does
+	// not know: dropped, as OpenEnv's server drops them.
+	IgnoredFields []string `json:"ignored_fields,omitempty" jsonschema_description:"A reset's answer only: the fields of its data sqlgym does not know, dropped as OpenEnv's server drops the keyword arguments an environment's reset does not take."`
 }
 
 // State is the answer of a state message and of GET /state: OpenEnv's

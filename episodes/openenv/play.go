@@ -41,10 +41,11 @@ func decodeStrict(data json.RawMessage, v any, what string) error {
 	return nil
 }
 
-// start resets an episode from a reset's data.
-func (h *Handler) start(ctx context.Context, data json.RawMessage) (*episode, Result, error) {
-	var d ResetData
-	if err := decodeStrict(data, &d, "reset data"); err != nil {
+// start resets an episode from a reset's data; task is the task the URL
+// names ("" for none).
+func (h *Handler) start(ctx context.Context, data json.RawMessage, task string) (*episode, Result, error) {
+	d, ignored, err := resetOf(data, task)
+	if err != nil {
 		return nil, Result{}, err
 	}
 	if n := utf8.RuneCountInString(d.EpisodeID); n > maxEpisodeID {
@@ -62,7 +63,8 @@ func (h *Handler) start(ctx context.Context, data json.RawMessage) (*episode, Re
 	ep := newEpisode(r, h.cfg.Now())
 	obs := ResetObservation{EpisodeID: r.EpisodeID, Task: r.Task, Messages: r.Messages, ChatTools: r.Tools,
 		MaxTurns: r.MaxTurns, ActionFormat: r.ActionFormat,
-		Metadata: Metadata{EpisodeID: r.EpisodeID, StepInfo: schemas.StepInfo{TurnsLeft: r.MaxTurns, RewardComponents: map[string]float64{}}}}
+		Metadata: Metadata{EpisodeID: r.EpisodeID, StepInfo: schemas.StepInfo{TurnsLeft: r.MaxTurns, RewardComponents: map[string]float64{}},
+			IgnoredFields: ignored}}
 	return ep, Result{Observation: obs}, nil
 }
 

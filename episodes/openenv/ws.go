@@ -19,21 +19,23 @@ type wsSession struct {
 	h       *Handler
 	conn    *websocket.Conn
 	ep      *episode
-	rpcOnly bool // GET /mcp: frames are JSON-RPC requests
+	task    string // the task the URL names, which its resets play ("" for none)
+	rpcOnly bool   // GET /mcp: frames are JSON-RPC requests
 }
 
 // serveWS upgrades the request and serves the socket until the client
 // closes it, sends close, stops answering pings, or the server shuts
 // down. Past the session bound it answers CAPACITY_REACHED and closes, as
 // OpenEnv's server does after accepting. With rpcOnly (GET /mcp) each
-// frame is a JSON-RPC request instead of a typed message.
-func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, rpcOnly bool) {
+// frame is a JSON-RPC request instead of a typed message. task is the
+// task the URL names ("" for none).
+func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, task string, rpcOnly bool) {
 	conn, err := h.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader has answered
 	}
 	defer conn.Close()
-	s := &wsSession{h: h, conn: conn, rpcOnly: rpcOnly}
+	s := &wsSession{h: h, conn: conn, task: task, rpcOnly: rpcOnly}
 	if !h.sessions.reserve() {
 		s.refuse()
 		return
@@ -127,12 +129,10 @@ func (s *wsSession) answer(m inMessage) outMessage {
 	ctx := context.WithoutCancel(s.h.base)
 	switch m.Type {
 	case typeReset:
-		s.endEpisode()
-		ep, res, err := s.h.start(ctx, m.Data)
+		res, err := s.restart(ctx, m.Data)
 		if err != nil {
 			return errorMessage(err)
 		}
-		s.ep = ep
 		return outMessage{Type: typeObservation, Data: res}
 	case typeStep:
 		res, err := s.h.act(ctx, s.ep, m.Data)
@@ -150,6 +150,29 @@ func (s *wsSession) answer(m inMessage) outMessage {
 	}
 	return errorMessage(&failure{Code: CodeUnknownType, Message: fmt.Sprintf("Unknown message type: %q (reset, step, state, close or mcp)", m.Type)})
 }
+
+// restart starts the session's next episode, and only then closes the
+// one it replaces (recorded as no_submit if it had not ended): a refused
+// reset, a malformed one or one naming no task the server has, leaves the
+// session's episode as it was. At the Manager's bounds (--max-episodes,
+// --max-live-bytes) the running episode's place goes to the next one: it
+// is closed, and the reset tried once more.
+func (s *wsSession) restart(ctx context.Context, data json.RawMessage) (Result, error) {
+	ep, res, err := s.h.start(ctx, data, s.task)
+	if err != nil && s.live() && failureOf(err).Code == CodeCapacityReached {
+		s.endEpisode()
+		ep, res, err = s.h.start(ctx, data, s.task)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	s.endEpisode()
+	s.ep = ep
+	return res, nil
+}
+
+// live reports whether the session plays an episode that has not ended.
+func (s *wsSession) live() bool { return s.ep != nil && !s.ep.ended() }
 
 // endEpisode closes the session's episode if it has not ended: a reset
 // replaces it, and a session that ends takes it along (recorded as
@@ -179,16 +202,14 @@ func (s *wsSession) answerRPC(frame []byte) *rpcResponse {
 	if bad != nil {
 		return bad
 	}
-	if req.Method != methodSessionCreate || s.ep != nil && !s.ep.ended() {
+	if req.Method != methodSessionCreate || s.live() {
 		return s.h.mcpOnSocket(context.WithoutCancel(s.h.base), s.ep, frame)
 	}
-	s.endEpisode()
-	ep, _, err := s.h.start(context.WithoutCancel(s.h.base), resetOfParams(req.Params))
+	res, err := s.restart(context.WithoutCancel(s.h.base), resetOfParams(req.Params))
 	if err != nil {
 		return rpcFail(req.ID, rpcCodeOf(err), err.Error())
 	}
-	s.ep = ep
-	return rpcOK(req.ID, map[string]string{"session_id": ep.id})
+	return rpcOK(req.ID, sessionCreated(s.ep, res))
 }
 
 // fail sends an error message (a JSON-RPC parse error on GET /mcp).
