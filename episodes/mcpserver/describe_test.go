@@ -183,3 +183,85 @@ func TestRewardSchemaIsTheStruct(t *testing.T) {
 		t.Errorf("get_reward's schema: properties and required %s, want %s", got, want)
 	}
 }
+
+// TestSchemasPortable lints every tool's input and output schema as the
+// Inspector CLI's --strict check does, and for its warnings too: no
+// boolean where a subschema goes, no type given as an array, and no
+// subschema that constrains nothing.
+func TestSchemasPortable(t *testing.T) {
+	h := start(t, options{})
+	for name, tool := range listTools(t, h.connect(t, "")) {
+		for kind, schema := range map[string]any{"inputSchema": tool.InputSchema, "outputSchema": tool.OutputSchema} {
+			var root any
+			b, _ := json.Marshal(schema)
+			if err := json.Unmarshal(b, &root); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range unportable(root, kind) {
+				t.Errorf("%s: %s", name, f)
+			}
+		}
+	}
+}
+
+// annotationKeywords constrain nothing.
+var annotationKeywords = map[string]bool{"title": true, "description": true, "default": true, "examples": true,
+	"$comment": true, "$schema": true, "$id": true, "deprecated": true, "readOnly": true, "writeOnly": true}
+
+// unportable lists what a portability lint finds in a schema, by path.
+func unportable(node any, path string) []string {
+	m, ok := node.(map[string]any)
+	if !ok {
+		return []string{fmt.Sprintf("%s: %v where a schema object goes", path, node)}
+	}
+	var found []string
+	if _, ok := m["type"].([]any); ok {
+		found = append(found, path+": type is an array")
+	}
+	constrains := false
+	for k := range m {
+		constrains = constrains || !annotationKeywords[k]
+	}
+	if !constrains {
+		found = append(found, path+": constrains nothing")
+	}
+	for _, sub := range subschemas(m, path) {
+		found = append(found, unportable(sub.node, sub.path)...)
+	}
+	return found
+}
+
+// placed is a subschema and its path.
+type placed struct {
+	node any
+	path string
+}
+
+// subschemas are the schemas directly below a schema object (a boolean
+// additionalProperties is a keyword's value, not a subschema).
+func subschemas(m map[string]any, path string) []placed {
+	var out []placed
+	for _, k := range []string{"properties", "patternProperties", "$defs"} {
+		if props, ok := m[k].(map[string]any); ok {
+			for p, sub := range props {
+				out = append(out, placed{sub, path + "." + k + "." + p})
+			}
+		}
+	}
+	for _, k := range []string{"anyOf", "oneOf", "allOf", "prefixItems"} {
+		if arr, ok := m[k].([]any); ok {
+			for i, sub := range arr {
+				out = append(out, placed{sub, fmt.Sprintf("%s.%s[%d]", path, k, i)})
+			}
+		}
+	}
+	for _, k := range []string{"items", "not", "additionalProperties", "contains", "propertyNames"} {
+		if sub, ok := m[k]; ok {
+			if _, isBool := sub.(bool); isBool && k == "additionalProperties" {
+				continue
+			}
+			out = append(out, placed{sub, path + "." + k})
+		}
+	}
+	return out
+}
