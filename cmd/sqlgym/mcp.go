@@ -59,6 +59,7 @@ func mcpMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs := newFlagSet("mcp", stderr)
 	var f mcpCmdFlags
 	f.stack.register(fs)
+	lazyValueIndex(fs, &f.stack)
 	fs.IntVar(&f.server.maxEpisodes, "max-episodes", episodes.DefaultMaxEpisodes, "live episodes at once")
 	fs.DurationVar(&f.server.idleTimeout, "idle-timeout", episodes.DefaultIdleTimeout, "idle time after which an episode is abandoned")
 	fs.StringVar(&f.logFormat, "log-format", "console", "log format (to stderr): json or console")
@@ -94,6 +95,18 @@ func mcpMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	defer cancel()
 	mgr.Shutdown(sctx)
 	return err
+}
+
+// lazyValueIndex makes --value-index-build lazy by default for sqlgym
+// mcp. Its process lives as long as its one client, often one call (the
+// Inspector CLI starts one per call): builds started at startup would
+// mostly be cut off at exit, logged as failures, and begun again by the
+// next process, never done. Built at a database's first search_values,
+// an index is done within that call and kept under --data-dir for every
+// later process.
+func lazyValueIndex(fs *flag.FlagSet, s *stackFlags) {
+	s.tools.index.build = "lazy"
+	fs.Lookup("value-index-build").DefValue = "lazy"
 }
 
 // nopWriteCloser is a writer whose Close does nothing: stdout stays open

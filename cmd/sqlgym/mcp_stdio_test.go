@@ -24,17 +24,9 @@ import (
 // and its reward, and the episode in the trajectory log of the data
 // directory, tagged origin=mcp, once the client has closed the session.
 func TestMCPStdio(t *testing.T) {
-	bin := binserver.Build(t)
 	dir := t.TempDir()
-	cmd := exec.Command(bin, "mcp", "--data-dir", dir, "--tools", strings.Join(tools.Names(), ","))
-	var stderr binserver.LockedBuffer
-	cmd.Stderr = &stderr
+	cs, _, stderr := connectMCP(t, binserver.Build(t), "mcp", "--data-dir", dir, "--tools", strings.Join(tools.Names(), ","))
 	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "sqlgym-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v\n%s", err, stderr.String())
-	}
 	list, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +74,21 @@ func TestMCPStdio(t *testing.T) {
 	if err != nil || !slices.Equal(found, []string{ep.EpisodeID + " correct"}) {
 		t.Errorf("episodes tagged origin=mcp in the log: %q (%v), want %s correct", found, err, ep.EpisodeID)
 	}
+}
+
+// connectMCP starts the binary with args and connects the Go SDK's
+// client to it over stdio; the process's log is in the buffer.
+func connectMCP(t *testing.T, bin string, args ...string) (*mcp.ClientSession, *exec.Cmd, *binserver.LockedBuffer) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	stderr := new(binserver.LockedBuffer)
+	cmd.Stderr = stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "sqlgym-test", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	return cs, cmd, stderr
 }
 
 // remarshal decodes a result's structured content into v.

@@ -46,7 +46,7 @@ func TestSessionBound(t *testing.T) {
 		t.Errorf("open sessions %v, want 2", got)
 	}
 	startEpisode(t, a, "demo/library-001")
-	a.Close() // DELETE: the session ends, its episode with it
+	a.Close() // DELETE: the session ends and leaves the count
 	waitfor.Until(t, "the closed session to leave the count", func() bool { return h.scrape(t, "sqlgym_mcp_sessions") == 1 })
 	h.connect(t, "")
 }

@@ -24,6 +24,14 @@ func (h *harness) post(t *testing.T, headers map[string]string) (int, string) {
 // postBody sends body to /mcp as a client's POST.
 func (h *harness) postBody(t *testing.T, body string, headers map[string]string) (int, string) {
 	t.Helper()
+	resp, b := h.send(t, body, headers)
+	return resp.StatusCode, string(b)
+}
+
+// send POSTs body to /mcp as a client does, with the given headers (Host
+// sets the request's Host), and returns the response and its body.
+func (h *harness) send(t *testing.T, body string, headers map[string]string) (*http.Response, []byte) {
+	t.Helper()
 	req, err := http.NewRequest("POST", h.url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +51,7 @@ func (h *harness) postBody(t *testing.T, body string, headers map[string]string)
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return resp, b
 }
 
 // TestTokenGuardsMCP shows /mcp needs the server's token, as /v1/ws does.

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,23 +13,14 @@ import (
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
-// errNoEpisode is the answer of an episode tool before start_episode.
-var errNoEpisode = errors.New("no episode: call start_episode first (list_tasks shows the tasks)")
-
-// decode reads a call's arguments into v, refusing unknown fields as the
-// native protocol's params decoding does.
-func decode(name string, req *mcp.CallToolRequest, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(arguments(req)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%s: invalid arguments: %v", name, err)
-	}
-	return nil
-}
+// errNoEpisode is the answer of an episode tool before start_episode,
+// without episode_id.
+var errNoEpisode = errors.New("no episode: call start_episode first (list_tasks shows the tasks), " +
+	"or name an episode with episode_id (start_episode returns it)")
 
 func (s *Server) listTasks(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var p schemas.TasksListParams
-	if err := decode(ToolListTasks, req, &p); err != nil {
+	if err := decodeArgs(ToolListTasks, s.args[ToolListTasks], arguments(req), &p); err != nil {
 		return failed(err), nil
 	}
 	res, err := s.api.listTasks(p)
@@ -51,7 +41,7 @@ func (s *Server) listTasks(_ context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 
 func (s *Server) startEpisode(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var p schemas.ResetParams
-	if err := decode(ToolStartEpisode, req, &p); err != nil {
+	if err := decodeArgs(ToolStartEpisode, s.args[ToolStartEpisode], arguments(req), &p); err != nil {
 		return failed(err), nil
 	}
 	tags, err := originTags(p.Tags)
@@ -63,21 +53,35 @@ func (s *Server) startEpisode(ctx context.Context, req *mcp.CallToolRequest) (*m
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	ctx = context.WithoutCancel(ctx) // as a native reset: a client gone mid-call does not undo it
-	var note string
-	if st.episode != "" {
-		if r, err := s.api.reward(ctx, st.episode); err == nil && r.Live {
-			if _, err := s.api.close(ctx, st.episode); err != nil {
-				return failed(err), nil
-			}
-			note = fmt.Sprintf("The session's previous episode, %s, had not ended: it was closed (no_submit).\n\n", st.episode)
-		}
+	note, err := s.closePrevious(ctx, st.episode)
+	if err != nil {
+		return failed(err), nil
 	}
 	res, err := s.api.reset(ctx, p)
 	if err != nil {
 		return failed(err), nil
 	}
+	s.owners.add(res.EpisodeID, principalOf(req))
+	if st.episode != "" {
+		s.owners.unhold(st.episode)
+	}
 	st.episode = res.EpisodeID
 	return result(note+startText(res), res, false), nil
+}
+
+// closePrevious closes a session's episode that has not ended, before it
+// starts another, and says so.
+func (s *Server) closePrevious(ctx context.Context, id string) (string, error) {
+	if id == "" {
+		return "", nil
+	}
+	if r, err := s.api.reward(ctx, id); err != nil || !r.Live {
+		return "", nil
+	}
+	if _, err := s.api.close(ctx, id); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("The session's previous episode, %s, had not ended: it was closed (no_submit).\n\n", id), nil
 }
 
 // originTags are a start_episode's tags with origin set to mcp: every
@@ -106,21 +110,28 @@ func startText(res *schemas.ResetResult) string {
 	for i, t := range res.Tools {
 		names[i] = t.Function.Name
 	}
-	fmt.Fprintf(&b, "This episode's tools: %s. Each call costs one turn; submit answers with one SQL query and ends the episode.",
-		strings.Join(names, ", "))
+	fmt.Fprintf(&b, "This episode's tools: %s. Each call costs one turn; submit answers with one SQL query and ends the episode. "+
+		"A client that opens a session per call names this episode in them with episode_id %q.",
+		strings.Join(names, ", "), res.EpisodeID)
 	return b.String()
 }
 
-// episodeTool calls a tool of the session's episode: one episode.step.
+// episodeTool calls a tool of an episode, the session's or the one
+// episode_id names: one episode.step with the native arguments.
 func (s *Server) episodeTool(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		id := s.sessions.of(req.Session).current()
-		if id == "" {
-			return failed(errNoEpisode), nil
+		named, args, err := splitEpisodeID(name, arguments(req))
+		if err != nil {
+			return failed(err), nil
 		}
+		id, err := s.acquire(req, named)
+		if err != nil {
+			return failed(err), nil
+		}
+		defer s.owners.release(id)
 		// As a native step: it runs to its end and is recorded even when
 		// the client goes away.
-		res, err := s.api.step(context.WithoutCancel(ctx), id, schemas.Action{Tool: name, Arguments: arguments(req)})
+		res, err := s.api.step(context.WithoutCancel(ctx), id, schemas.Action{Tool: name, Arguments: args})
 		if err != nil {
 			return failed(fmt.Errorf("%w; get_reward reads its reward, start_episode starts another", err)), nil
 		}
@@ -128,14 +139,41 @@ func (s *Server) episodeTool(name string) mcp.ToolHandler {
 	}
 }
 
+// acquire is the episode a call acts on, the one it names or else the
+// session's, once its owner is found to be the caller; owners.release
+// must follow.
+func (s *Server) acquire(req *mcp.CallToolRequest, named string) (string, error) {
+	id := named
+	if id == "" {
+		if id = s.sessions.of(req.Session).current(); id == "" {
+			return "", errNoEpisode
+		}
+	}
+	if err := s.owners.acquire(id, principalOf(req)); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// namedEpisode reads the arguments of a tool whose only argument is the
+// episode it acts on, and acquires that episode.
+func (s *Server) namedEpisode(tool string, req *mcp.CallToolRequest) (string, error) {
+	named, rest, err := splitEpisodeID(tool, arguments(req))
+	if err != nil {
+		return "", err
+	}
+	if err := decodeArgs(tool, s.args[tool], rest, &struct{}{}); err != nil {
+		return "", err
+	}
+	return s.acquire(req, named)
+}
+
 func (s *Server) getReward(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	if err := decode(ToolGetReward, req, &struct{}{}); err != nil {
+	id, err := s.namedEpisode(ToolGetReward, req)
+	if err != nil {
 		return failed(err), nil
 	}
-	id := s.sessions.of(req.Session).current()
-	if id == "" {
-		return failed(errNoEpisode), nil
-	}
+	defer s.owners.release(id)
 	r, err := s.api.reward(ctx, id)
 	if err != nil {
 		return failed(err), nil
@@ -144,16 +182,12 @@ func (s *Server) getReward(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 }
 
 func (s *Server) endEpisode(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	if err := decode(ToolEndEpisode, req, &struct{}{}); err != nil {
+	id, err := s.namedEpisode(ToolEndEpisode, req)
+	if err != nil {
 		return failed(err), nil
 	}
-	st := s.sessions.of(req.Session)
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.episode == "" {
-		return failed(errNoEpisode), nil
-	}
-	sum, err := s.api.close(context.WithoutCancel(ctx), st.episode)
+	defer s.owners.release(id)
+	sum, err := s.api.close(context.WithoutCancel(ctx), id)
 	if err != nil {
 		return failed(err), nil
 	}

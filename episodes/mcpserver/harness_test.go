@@ -33,6 +33,10 @@ type options struct {
 	sessionIdle  time.Duration
 	allowedHosts []string
 	bodyBytes    int64 // the largest request body (the server's --max-frame-bytes)
+	// tokens are the bearer tokens a guard in front of /mcp admits, each
+	// a principal of its own, as a proxy in front of the handler could;
+	// the server then has no token of its own.
+	tokens []string
 }
 
 // harness is sqlgym's server on the demo, every tool offered
@@ -60,7 +64,7 @@ func start(t testing.TB, o options) *harness {
 		Config: func(c *episodes.Config, _ string) { c.Tools = tools.AllSet() },
 		Options: testserver.Options{Server: func(c *transport.ServerConfig) {
 			c.Token, c.AllowedHosts = o.token, o.allowedHosts
-			c.Mounts = append(c.Mounts, transport.Mount{Prefix: "/mcp", Handler: late})
+			c.Mounts = append(c.Mounts, transport.Mount{Prefix: "/mcp", Handler: admit(o.tokens, late)})
 		}},
 	})
 	srv := mcpserver.New(mcpserver.Config{Manager: d.Manager, Version: "test", MaxSessions: o.maxSessions,

@@ -14,7 +14,8 @@ const sessionHeader = "Mcp-Session-Id"
 // Handler serves the MCP Streamable HTTP transport: POST, GET and DELETE
 // at the path it is mounted on. At most MaxSessions sessions are open at
 // once (a new one past them gets HTTP 503), and a session that goes
-// SessionIdle without a request is closed, with its episode.
+// SessionIdle without a request is closed; its episode is closed once
+// SessionIdle has passed since its last call (endSession).
 //
 // The SDK's own DNS-rebinding check is off: it refuses any Host that is
 // not a loopback name on a loopback connection, which would overrule
@@ -59,7 +60,7 @@ func (s *Server) openSession(w http.ResponseWriter, r *http.Request, h http.Hand
 	go func() {
 		defer s.watchers.Done()
 		ss.Wait()
-		s.endSession(ss)
+		s.endSession(ss, false)
 		s.metrics.sessions.Dec()
 		s.sessions.give()
 	}()
@@ -80,10 +81,11 @@ func (s *Server) find(id string) *mcp.ServerSession {
 
 // Close closes every open session and waits until they have ended or
 // the time given has passed: an HTTP server's shutdown does not end the
-// SSE streams sessions hold. Their episodes stay live, for the Manager's
-// shutdown to record as abandoned.
+// SSE streams sessions hold. Their episodes, and those no session held,
+// stay live, for the Manager's shutdown to record as abandoned.
 func (s *Server) Close(wait time.Duration) {
 	s.closing.Store(true)
+	s.owners.stop()
 	for ss := range s.mcp.Sessions() {
 		ss.Close()
 	}

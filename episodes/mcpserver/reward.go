@@ -17,6 +17,22 @@ type Reward struct {
 	RewardComponents map[string]float64 `json:"reward_components,omitempty"` // each component summed over the steps, once ended
 }
 
+// rewardSchema is the JSON Schema of Reward, get_reward's structured
+// content (a test holds it to the struct's fields).
+const rewardSchema = `{"type":"object","title":"Reward",` +
+	`"description":"The reward of an episode: so far while it runs (live), final once it has ended.",` +
+	`"properties":{` +
+	`"episode_id":{"type":"string"},` +
+	`"live":{"type":"boolean","description":"The episode has not ended."},` +
+	`"outcome":{"type":"string","description":"How it ended (correct, mismatch, ...); absent while live."},` +
+	`"final_reward":{"type":"number","description":"The last step's reward; 0 while live."},` +
+	`"total_reward":{"type":"number","description":"The sum of its steps' rewards."},` +
+	`"turns":{"type":"integer","minimum":0},` +
+	`"max_turns":{"type":"integer","minimum":1},` +
+	`"reward_components":{"type":"object","additionalProperties":{"type":"number"},` +
+	`"description":"Each component summed over the steps, once ended."}},` +
+	`"required":["episode_id","live","final_reward","total_reward","turns","max_turns"],"additionalProperties":false}`
+
 // text is the reward as the agent reads it.
 func (r *Reward) text() string {
 	if r.Live {

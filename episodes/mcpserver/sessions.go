@@ -16,9 +16,9 @@ type sessionTable struct {
 }
 
 // sessionState is one session's episode: the last one it started, live
-// or ended ("" before the first).
+// or ended ("" before the first), which the session holds (owners).
 type sessionState struct {
-	mu      sync.Mutex // held by start_episode and end_episode across their calls
+	mu      sync.Mutex // guards episode; held by start_episode across its calls
 	episode string
 }
 

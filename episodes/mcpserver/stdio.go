@@ -24,6 +24,7 @@ func (s *Server) RunStdio(ctx context.Context, in io.ReadCloser, out io.WriteClo
 		s.closing.Store(true)
 		err = nil
 	}
-	s.endSession(ss)
+	s.endSession(ss, true)
+	s.owners.stop()
 	return err
 }

@@ -19,30 +19,64 @@ const (
 	ToolEndEpisode   = "end_episode"
 )
 
-// noArguments is the input schema of a tool that takes none.
-var noArguments = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
+// episodeIDProperty is the input schema's property that names an
+// episode.
+const episodeIDProperty = `{"type":"string","minLength":1,"description":"The episode to act on, as start_episode returned it; ` +
+	`left out: the session's episode. A client that opens a session per call names its episode here. ` +
+	`Only an episode started for the same client (the same bearer token) can be named."}`
+
+// namesEpisode is the input schema of a tool whose only argument is the
+// episode it acts on.
+const namesEpisode = `{"type":"object","properties":{"episode_id":` + episodeIDProperty + `},"additionalProperties":false}`
 
 // addTools registers the session tools, then the episode's, whose
-// descriptions and input schemas are the native protocol's.
+// descriptions and input schemas are the native protocol's with
+// episode_id added.
 func (s *Server) addTools() {
-	s.add(&mcp.Tool{Name: ToolListTasks, InputSchema: wireSchema("tasks.list.params"),
-		Description: "List the tasks episodes can be played on: each task's id, dataset, database and question, a page at a time " +
-			"(offset, limit), of one dataset or of all. The same as sqlgym's tasks.list."}, s.listTasks)
-	s.add(&mcp.Tool{Name: ToolStartEpisode, InputSchema: wireSchema("episode.reset.params"),
-		Description: "Start an episode: a task by task_id, or one drawn from a dataset (by seed, or at random). " +
-			"Returns the question to answer with SQL and the turn budget. The session's episode is then this one; " +
-			"a previous one that had not ended is closed (recorded as no_submit). The same params as sqlgym's episode.reset; " +
-			"tags are recorded with the episode, with origin set to mcp."}, s.startEpisode)
-	s.add(&mcp.Tool{Name: ToolGetReward, InputSchema: noArguments,
-		Description: "Read the reward of the session's episode: while it runs, the turns used and the reward so far; " +
-			"once it has ended, its outcome (correct, mismatch, ...), final and total reward and their components."}, s.getReward)
-	s.add(&mcp.Tool{Name: ToolEndEpisode, InputSchema: noArguments,
-		Description: "End the session's episode without submitting (recorded as no_submit) and return its reward. " +
-			"The same as sqlgym's episode.close."}, s.endEpisode)
+	s.addSession(ToolListTasks, wireSchema("tasks.list.params"), s.listTasks,
+		"List the tasks episodes can be played on: each task's id, dataset, database and question, a page at a time "+
+			"(offset, limit), of one dataset or of all. The same as sqlgym's tasks.list.")
+	s.addSession(ToolStartEpisode, wireSchema("episode.reset.params"), s.startEpisode,
+		"Start an episode: a task by task_id, or one drawn from a dataset (by seed, or at random). "+
+			"Returns the question to answer with SQL, the turn budget and the episode's id. The session's episode is then this one; "+
+			"a previous one that had not ended is closed (recorded as no_submit). The same params as sqlgym's episode.reset; "+
+			"tags are recorded with the episode, with origin set to mcp.")
+	s.addSession(ToolGetReward, json.RawMessage(namesEpisode), s.getReward,
+		"Read the reward of the session's episode, or of the one episode_id names: while it runs, the turns used and the reward so far; "+
+			"once it has ended, its outcome (correct, mismatch, ...), final and total reward and their components.")
+	s.addSession(ToolEndEpisode, json.RawMessage(namesEpisode), s.endEpisode,
+		"End the session's episode, or the one episode_id names, without submitting (recorded as no_submit) and return its reward. "+
+			"The same as sqlgym's episode.close.")
 	for _, t := range s.api.tools() {
-		s.add(&mcp.Tool{Name: t.Function.Name, Description: t.Function.Description, InputSchema: t.Function.Parameters},
-			s.episodeTool(t.Function.Name))
+		name := t.Function.Name
+		info, _ := describe(name)
+		s.add(info.tool(name, t.Function.Description, withEpisodeID(t.Function.Parameters)), s.episodeTool(name))
 	}
+}
+
+// addSession registers a session tool, keeping its input schema for its
+// arguments' check.
+func (s *Server) addSession(name string, input json.RawMessage, h mcp.ToolHandler, description string) {
+	s.args[name] = parseArgSchema(input)
+	info, _ := describe(name)
+	s.add(info.tool(name, description, input), h)
+}
+
+// withEpisodeID is a native tool's input schema with the episode_id
+// property added.
+func withEpisodeID(params json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(params, &m); err != nil {
+		panic(err) // the registry's schemas are reflected objects: a test reads every one
+	}
+	var props map[string]json.RawMessage
+	if err := json.Unmarshal(m["properties"], &props); err != nil || props == nil {
+		props = map[string]json.RawMessage{}
+	}
+	props[argEpisodeID] = json.RawMessage(episodeIDProperty)
+	m["properties"], _ = json.Marshal(props)
+	out, _ := json.Marshal(m)
+	return out
 }
 
 // add registers a tool, counting its calls.
