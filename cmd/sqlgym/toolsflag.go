@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -169,7 +170,13 @@ func logProgress(log *zap.Logger) func(valueindex.Progress) {
 	return func(p valueindex.Progress) {
 		fields := []zap.Field{zap.String("dataset", p.Dataset), zap.String("db_id", p.DBID),
 			zap.Int64("values", p.Values), zap.Int("partial_columns", p.Partial), zap.Bool("reused", p.Reused), zap.Duration("elapsed", p.Elapsed), zap.String("file", p.Path)}
-		if p.Err != nil {
+		switch {
+		case errors.Is(p.Err, context.Canceled):
+			// The store closed under a build (the command is ending): it
+			// resumes on the next start, nothing failed.
+			log.Info("value index build stopped", append(fields, zap.Error(p.Err))...)
+			return
+		case p.Err != nil:
 			log.Error("value index failed", append(fields, zap.Error(p.Err))...)
 			return
 		}
