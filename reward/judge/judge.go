@@ -21,6 +21,7 @@ const (
 	DefaultMaxResultBytes = 256 << 20
 	DefaultEfficiencyRuns = 3
 	DefaultGoldCacheBytes = 1 << 30
+	DefaultSuiteWorkers   = 4
 )
 
 // ErrGoldTooLarge is the gold error of a gold whose result is over
@@ -47,6 +48,10 @@ type Config struct {
 	// task's database is correct only if it is on every database of its
 	// suite too. Nil judges on the task's database alone.
 	Suites Suites
+	// SuiteWorkers bounds the suite databases one submission is judged on
+	// at once (each a statement, within the engine's own bound on
+	// statements running). Default 4.
+	SuiteWorkers int
 	// Ties is how golds with ties are judged; "" is TiesOfficial.
 	Ties Ties
 	// TieRows is how many rows past a gold's LIMIT are read, under
@@ -76,6 +81,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Ties == "" {
 		c.Ties = TiesOfficial
+	}
+	if c.SuiteWorkers <= 0 {
+		c.SuiteWorkers = DefaultSuiteWorkers
 	}
 	if c.TieRows <= 0 {
 		c.TieRows = DefaultTieRows

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sqlgym/sqlgym/env"
@@ -38,10 +40,12 @@ const (
 )
 
 // onSuite judges a submission correct on the task's database on every
-// database of the task's suite, in order, and turns v into a mismatch at
-// the first that tells it apart. The prediction has one PredTimeout for
-// the whole suite: a suite can never hold a submission longer than the
-// task's database can.
+// database of the task's suite and turns v into a mismatch at the first,
+// in suite order, that tells it apart. Up to Config.SuiteWorkers suite
+// databases are judged at once; the verdict is the one judging them one
+// by one gives. The prediction has one PredTimeout for the whole suite:
+// a suite can never hold a submission longer than the task's database
+// can.
 func (j *Judge) onSuite(ctx context.Context, task *env.Task, q query, spec schemas.RewardSpec, v *Verdict) error {
 	if j.cfg.Suites == nil || task.GoldSQL == "" {
 		return nil
@@ -51,21 +55,76 @@ func (j *Judge) onSuite(ctx context.Context, task *env.Task, q query, spec schem
 		return fmt.Errorf("judge: suite of %s: %w", task.ID, err)
 	}
 	v.Suite.Databases = len(dbs)
-	deadline := time.Now().Add(j.cfg.PredTimeout)
-	for _, sdb := range dbs {
+	res := j.judgeSuite(ctx, dbs, q, spec, time.Now().Add(j.cfg.PredTimeout))
+	for i, r := range res {
 		v.Suite.Judged++
-		reason, err := j.onSuiteDB(ctx, sdb, q, spec, time.Until(deadline))
 		switch {
-		case errors.Is(err, errGoldFailed):
+		case errors.Is(r.err, errGoldFailed):
 			v.Suite.GoldFailed++
-		case err != nil:
-			return err
-		case reason != "":
-			v.Outcome, v.Suite.ToldApartBy, v.Suite.Reason = schemas.OutcomeMismatch, sdb.Name, reason
+		case r.err != nil:
+			return r.err
+		case r.reason != "":
+			v.Outcome, v.Suite.ToldApartBy, v.Suite.Reason = schemas.OutcomeMismatch, dbs[i].Name, r.reason
 			return nil
 		}
 	}
 	return nil
+}
+
+// suiteResult is what one suite database found: why it told the
+// prediction apart ("" when it did not), or an error.
+type suiteResult struct {
+	reason string
+	err    error
+}
+
+// judgeSuite judges the submission on dbs, up to SuiteWorkers at once.
+// Once a database tells the prediction apart, those after it in suite
+// order no longer matter: they are stopped, or not started. Every result
+// up to the first that tells it apart is whole.
+func (j *Judge) judgeSuite(ctx context.Context, dbs []SuiteDB, q query, spec schemas.RewardSpec, deadline time.Time) []suiteResult {
+	res := make([]suiteResult, len(dbs))
+	ctxs, cancels := make([]context.Context, len(dbs)), make([]context.CancelFunc, len(dbs))
+	for i := range dbs {
+		ctxs[i], cancels[i] = context.WithCancel(ctx)
+		defer cancels[i]()
+	}
+	var first atomic.Int64 // the first database known to tell the prediction apart
+	first.Store(int64(len(dbs)))
+	sem := make(chan struct{}, j.cfg.SuiteWorkers)
+	var wg sync.WaitGroup
+	for i := range dbs {
+		sem <- struct{}{}
+		if first.Load() < int64(i) {
+			<-sem
+			break // every later result is moot
+		}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			reason, err := j.onSuiteDB(ctxs[i], dbs[i], q, spec, time.Until(deadline))
+			res[i] = suiteResult{reason: reason, err: err}
+			if reason != "" && lower(&first, int64(i)) {
+				for _, cancel := range cancels[i+1:] {
+					cancel()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return res
+}
+
+// lower sets a to v when v is less, and reports whether it did.
+func lower(a *atomic.Int64, v int64) bool {
+	for {
+		cur := a.Load()
+		if v >= cur {
+			return false
+		}
+		if a.CompareAndSwap(cur, v) {
+			return true
+		}
+	}
 }
 
 // errGoldFailed is onSuiteDB's report of a gold that fails on a suite

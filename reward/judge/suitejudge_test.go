@@ -113,3 +113,22 @@ INSERT INTO singer VALUES (1, 'Ann', 30, %d);`, int64(math.MaxInt64/2)))
 		t.Fatalf("exec %s, outcome %s, suite %+v; want correct, then mismatch past the time limit", v.ExecOutcome, v.Outcome, v.Suite)
 	}
 }
+
+// TestJudgeSuiteFirstInOrder: judged at once, a suite still reports the
+// first database in its order that tells the prediction apart, and how
+// many were judged up to it, as judging them one by one does.
+func TestJudgeSuiteFirstInOrder(t *testing.T) {
+	db := openDB(t, suiteTask)
+	suite := suiteOf(t, suiteAgrees, suiteTells, suiteAgrees, suiteTells, suiteAgrees)
+	task := &env.Task{ID: "t/1", GoldSQL: "SELECT name FROM singer WHERE age > 30"}
+	for run := range 20 {
+		j := New(Config{Suites: suite, SuiteWorkers: 1 + run%5})
+		v, err := j.Judge(context.Background(), db, "test/singers", task, "SELECT name FROM singer WHERE age >= 31", spec(schemas.MatchBird))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Outcome != schemas.OutcomeMismatch || v.Suite.ToldApartBy != "singers/ts-0001" || v.Suite.Judged != 2 || v.Suite.Databases != 5 {
+			t.Fatalf("run %d, %d workers: %s, %+v; want told apart by singers/ts-0001, 2 of 5 judged", run, 1+run%5, v.Outcome, v.Suite)
+		}
+	}
+}
