@@ -31,8 +31,9 @@ type Manifest struct {
 }
 
 // Database is one kept database: a file beside the manifest, or, for a
-// suite carried into another dialect, the source string of a database
-// the importer wrote.
+// suite carried onto a server by sqlgym import, Source: the name of the
+// schema (PostgreSQL) or database (MySQL) on the server the dataset is
+// served from, or a whole source string ("postgres://...#SCHEMA").
 type Database struct {
 	Name      string `json:"name"`      // "ts-0007": the name suites list
 	Candidate int    `json:"candidate"` // the candidate index it was drawn as

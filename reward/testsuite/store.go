@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/reward/judge"
@@ -90,7 +91,7 @@ func openDataset(ctx context.Context, root string, ds *env.Dataset) (*suiteSet, 
 		case why != "":
 			st.Stale = append(st.Stale, Stale{DBID: dbID, Why: why})
 		default:
-			if err := set.add(Dir(root, ds.Name, dbID), m); err != nil {
+			if err := set.add(Dir(root, ds.Name, dbID), m, ds.DBs[dbID]); err != nil {
 				return nil, st, err
 			}
 			st.Current = append(st.Current, dbID)
@@ -98,6 +99,13 @@ func openDataset(ctx context.Context, root string, ds *env.Dataset) (*suiteSet, 
 	}
 	st.Tasks, st.Covered = set.coverage(ds)
 	return set, st, nil
+}
+
+// Current reads the manifest of the database db_id of ds under root and
+// says why its suites no longer serve ds, or "" when they do (Open's
+// check). A missing manifest is an error satisfying fs.ErrNotExist.
+func Current(root string, ds *env.Dataset, dbID string) (*Manifest, string, error) {
+	return readCurrent(root, ds, dbID, Golds(ds)[dbID])
 }
 
 // readCurrent reads the manifest of db_id and says why it is stale, if it
@@ -122,10 +130,15 @@ func readCurrent(root string, ds *env.Dataset, dbID string, golds []string) (*Ma
 
 // add makes the suites of m, read from dir, servable: each database gets
 // its name in the synthetic dataset. A file that is not there is an error
-// naming it.
-func (set *suiteSet) add(dir string, m *Manifest) error {
+// naming it. A database carried onto a server (Database.Source) is the
+// schema or database of that name on the server of base, the source of
+// the database the suite was built for.
+func (set *suiteSet) add(dir string, m *Manifest, base string) error {
 	for _, d := range m.Databases {
-		source := d.Source
+		source, err := onServer(base, d.Source)
+		if err != nil {
+			return fmt.Errorf("testsuite: suite database %s of %s: %w", d.Name, filepath.Join(dir, ManifestName), err)
+		}
 		if d.File != "" {
 			source = filepath.Join(dir, d.File)
 			if _, err := os.Stat(source); err != nil {
@@ -179,4 +192,18 @@ func (s *Store) Suite(ctx context.Context, task *env.Task) ([]judge.SuiteDB, err
 		out = append(out, judge.SuiteDB{Name: id, Key: set.synth.DBKey(id), DB: db})
 	}
 	return out, nil
+}
+
+// onServer is where a carried suite database named name is: base, a
+// server source "URL#NAME" (postgres.Source, mysql.Source), with name in
+// place of its own. A source holding "://" is taken as it is.
+func onServer(base, name string) (string, error) {
+	if name == "" || strings.Contains(name, "://") {
+		return name, nil
+	}
+	i := strings.LastIndex(base, "#")
+	if !strings.Contains(base, "://") || i < 0 {
+		return "", fmt.Errorf("it names %q on a server, and the dataset's database is not on one (%q): serve the dataset with --engine", name, base)
+	}
+	return base[:i+1] + name, nil
 }

@@ -283,3 +283,29 @@ func TestOtherDialect(t *testing.T) {
 		t.Errorf("suite through a catalog without PostgreSQL: %v", err)
 	}
 }
+
+// TestCarriedOnServer: a suite database carried onto a server by sqlgym
+// import is named by its schema alone and found on the server the
+// dataset is served from; named so for a dataset that is not on a
+// server, it is an error that says to serve it with --engine.
+func TestCarriedOnServer(t *testing.T) {
+	f := newFixture(t)
+	f.ds.Dialect = env.Postgres
+	f.ds.DBs["d1"] = "postgres://u@db.example:5432/spider#d1"
+	f.m.Dialect = env.Postgres
+	f.m.Identity.Source = Source{}
+	f.m.Databases = []Database{{Name: DBName(3), Candidate: 3, Source: "d1__ts_0003"}, {Name: DBName(9), Candidate: 9, Source: "d1__ts_0009"}}
+	f.write(t)
+	s, err := f.open(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.sets["demo"].synth.DBs
+	if got["d1/ts-0003"] != "postgres://u@db.example:5432/spider#d1__ts_0003" || got["d1/ts-0009"] != "postgres://u@db.example:5432/spider#d1__ts_0009" {
+		t.Errorf("carried suite databases at %v", got)
+	}
+	f.ds.DBs["d1"] = "/data/d1.sqlite"
+	if _, err := f.open(t); err == nil || !strings.Contains(err.Error(), "--engine") || !strings.Contains(err.Error(), "ts-0003") {
+		t.Errorf("a carried suite of a dataset not on a server: %v", err)
+	}
+}
