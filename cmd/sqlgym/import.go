@@ -21,6 +21,7 @@ import (
 // importFlags are the flags of sqlgym import.
 type importFlags struct {
 	dataset, dsn, out, role string
+	dataDir, testsuiteDir   string
 	goldTimeout             time.Duration
 	connectTimeout          time.Duration
 	maxAnswerRows           int
@@ -42,6 +43,8 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.DurationVar(&f.goldTimeout, "gold-timeout", dbimport.DefaultGoldTimeout, "time limit of each gold, on SQLite and on PostgreSQL")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", 10*time.Second, "time limit to reach the PostgreSQL server")
 	fs.IntVar(&f.maxAnswerRows, "max-answer-rows", dbimport.DefaultMaxAnswerRows, "rows a task's gold_answer may hold; a gold returning more is left out")
+	fs.StringVar(&f.dataDir, "data-dir", defaultDataDir, "the data folder serve uses: the dataset's test suites are read from, and the carried ones written to, DATA-DIR/testsuites")
+	fs.StringVar(&f.testsuiteDir, "testsuite-dir", "", "where test suites are kept (empty: DATA-DIR/testsuites); the dataset's current suites there are carried onto the server")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -64,7 +67,11 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := dbimport.WriteDataset(f.out, ds, imp); err != nil {
 		return err
 	}
+	if err := dbimport.WriteSuites(f.suitesRoot(), f.serveName(), ds, imp); err != nil {
+		return err
+	}
 	imp.Report.WriteText(stdout)
+	f.saySuites(stdout, ds, imp)
 	fmt.Fprintf(stdout, "wrote %s/%s and the report (%s, %s); serve it with\n  %s\n",
 		f.out, dbimport.TasksFile, dbimport.ReportTextFile, dbimport.ReportFile, f.serveCommand())
 	return nil
@@ -83,7 +90,7 @@ func (f *importFlags) importInto(ctx context.Context, ds *env.Dataset, prog *imp
 	defer conn.Close(context.WithoutCancel(ctx))
 	return dbimport.Import(ctx, dbimport.Config{
 		Dataset: ds, SQLite: sqlite.New(sqlite.Config{}), Conn: conn, URL: f.dsn, Role: f.role,
-		GoldTimeout: f.goldTimeout, MaxAnswerRows: f.maxAnswerRows, Progress: prog.update,
+		GoldTimeout: f.goldTimeout, MaxAnswerRows: f.maxAnswerRows, Progress: prog.update, Suites: f.suites(ds),
 	})
 }
 
@@ -94,10 +101,7 @@ func (f *importFlags) isMySQL() bool { return strings.HasPrefix(f.dsn, "mysql://
 // and, for its name, the server it was imported into (--engine; the
 // password left out, as serve logs in as the read-only role).
 func (f *importFlags) serveCommand() string {
-	name := "pg"
-	if src, err := datasets.ParseSource("jsonl:" + f.out); err == nil {
-		name = src.Name
-	}
+	name := f.serveName()
 	dsn := f.dsn
 	if u, err := url.Parse(dsn); err == nil && u.User != nil {
 		if _, hasPassword := u.User.Password(); hasPassword {

@@ -22,7 +22,7 @@ func importMySQL(ctx context.Context, f *importFlags, ds *env.Dataset, prog *imp
 	}
 	return dbimport.ImportMySQL(ctx, dbimport.MySQLConfig{
 		Dataset: ds, SQLite: sqlite.New(sqlite.Config{}), URL: f.dsn, Account: f.role,
-		GoldTimeout: f.goldTimeout, MaxAnswerRows: f.maxAnswerRows, Progress: prog.update,
+		GoldTimeout: f.goldTimeout, MaxAnswerRows: f.maxAnswerRows, Progress: prog.update, Suites: f.suites(ds),
 	})
 }
 

@@ -32,8 +32,8 @@ func (p *importProgress) update(s dbimport.Progress) {
 		return
 	}
 	switch {
-	case s.Stage == "copy":
-		fmt.Fprintf(p.stderr, "copy %d/%d: %s\n", s.Done, s.Total, s.Item)
+	case s.Stage == "copy" || s.Stage == "suites":
+		fmt.Fprintf(p.stderr, "%s %d/%d: %s\n", s.Stage, s.Done, s.Total, s.Item)
 	case s.Done*10/s.Total > p.tenth:
 		p.tenth = s.Done * 10 / s.Total
 		fmt.Fprintf(p.stderr, "verify %d/%d golds\n", s.Done, s.Total)

@@ -24,6 +24,12 @@ type CopyConfig struct {
 	PageRows int
 	// ReadTimeout bounds each read from SQLite. Default 5 minutes.
 	ReadTimeout time.Duration
+	// Like, when set, is a copy whose column types the copy takes,
+	// column by namesake column, in place of those its own values would
+	// choose: a test-suite database is copied with the types of the
+	// database it was generated from, so that a query means the same on
+	// both. A value the type cannot hold fails the copy.
+	Like *DBCopy
 }
 
 func (c CopyConfig) withDefaults() CopyConfig {
@@ -135,6 +141,7 @@ func (c *copier) table(t *env.Table) (*TableCopy, error) {
 	if err != nil {
 		return nil, err
 	}
+	conform(tc, c.cfg.Like)
 	if _, err := c.tx.Exec(c.ctx, createTable(c.schema, tc)); err != nil {
 		return nil, fmt.Errorf("create: %w", err)
 	}

@@ -1,5 +1,7 @@
 package dbimport
 
+import "slices"
+
 // DBCopy is what copying one database did.
 type DBCopy struct {
 	DBID   string      `json:"db_id"`
@@ -67,4 +69,34 @@ type ColumnCopy struct {
 type Coercion struct {
 	Table  string
 	Column ColumnCopy
+}
+
+// conform gives each column of tc the type class of its namesake in
+// like (CopyConfig.Like), where like has the table and the column; with
+// like nil, tc is left as it is.
+func conform(tc *TableCopy, like *DBCopy) {
+	if like == nil {
+		return
+	}
+	i := slices.IndexFunc(like.Tables, func(t TableCopy) bool { return t.Name == tc.Name })
+	if i < 0 {
+		return
+	}
+	for j := range tc.Columns {
+		col := &tc.Columns[j]
+		k := slices.IndexFunc(like.Tables[i].Columns, func(c ColumnCopy) bool { return c.Name == col.Name })
+		if k < 0 {
+			continue
+		}
+		col.Type, col.Coerced, col.How = like.Tables[i].Columns[k].TypeClass(), 0, ""
+	}
+}
+
+// TypeClass is the type class of the column (TypeBigint, TypeText, ...):
+// Class where the target spells types otherwise, else Type.
+func (c ColumnCopy) TypeClass() string {
+	if c.Class != "" {
+		return c.Class
+	}
+	return c.Type
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/postgres"
+	"github.com/sqlgym/sqlgym/reward/testsuite"
 )
 
 // Defaults for the zero fields of Config.
@@ -46,6 +47,11 @@ type Config struct {
 	// MaxAnswerRows bounds the rows a task's gold_answer keeps; a gold
 	// returning more is Unusable. Default 100,000.
 	MaxAnswerRows int
+	// Suites is the test-suite folder (reward/testsuite's layout) the
+	// dataset's suites are read from: each current suite is carried onto
+	// the server (carrySuites) and WriteSuites writes its manifests. ""
+	// carries none.
+	Suites string
 	// Progress, when set, is told of each database copied and each gold
 	// verified.
 	Progress func(Progress)
@@ -53,7 +59,7 @@ type Config struct {
 
 // Progress is a step of an import.
 type Progress struct {
-	Stage       string // "copy" or "verify"
+	Stage       string // "copy", "verify" or "suites"
 	Done, Total int
 	Item        string // the db_id copied, the task id verified
 }
@@ -89,6 +95,10 @@ type Imported struct {
 	Golds  []*Gold
 	// Dialect is the dialect of the golds: env.Postgres when empty.
 	Dialect env.Dialect
+	// Suites are the test suites carried onto the server, one manifest
+	// per database (WriteSuites writes them); none when Config.Suites was
+	// empty.
+	Suites []*testsuite.Manifest
 }
 
 // Import copies every database of cfg.Dataset into PostgreSQL, makes
@@ -139,7 +149,15 @@ func Import(ctx context.Context, cfg Config) (*Imported, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Imported{Report: rep, Golds: golds}, nil
+	imp := &Imported{Report: rep, Golds: golds}
+	if cfg.Suites != "" {
+		target := &pgSuites{conn: cfg.Conn, url: cfg.URL, role: cfg.Role, copyCfg: cfg.Copy, verifier: eng}
+		job := newSuiteJob(cfg.Suites, ds, cfg.SQLite, target, rep, golds, v.Limits, cfg.Progress)
+		if imp.Suites, rep.Suites, err = carrySuites(ctx, job); err != nil {
+			return nil, err
+		}
+	}
+	return imp, nil
 }
 
 // checkNames opens each database of ids into srcs and lists its tables,
@@ -186,6 +204,11 @@ func verifyAll(ctx context.Context, ds *env.Dataset, v *Verifier, progress func(
 			var err error
 			if g, err = v.Verify(ctx, srcs[t.DBID], dsts[t.DBID], schemas[t.DBID], t.GoldSQL); err != nil {
 				return nil, fmt.Errorf("import: task %s: %w", t.ID, err)
+			}
+			if g.Category == AnswerOnly {
+				if g.Segments, err = answerSegments(ctx, srcs[t.DBID], t.GoldSQL, v.Limits); err != nil {
+					return nil, fmt.Errorf("import: task %s: %w", t.ID, err)
+				}
 			}
 		}
 		golds[i] = g

@@ -115,6 +115,7 @@ func (c *myCopier) table(t *env.Table) (*TableCopy, error) {
 	if err != nil {
 		return nil, err
 	}
+	conform(tc, c.cfg.Like)
 	for i := range tc.Columns {
 		col := &tc.Columns[i]
 		col.Class, col.Type = col.Type, mysqlType(col.Type, maxLen[i])

@@ -35,6 +35,9 @@ type MySQLConfig struct {
 	// MaxAnswerRows bounds the rows a task's gold_answer keeps; a gold
 	// returning more is Unusable. Default 100,000.
 	MaxAnswerRows int
+	// Suites is the test-suite folder the dataset's suites are read
+	// from, as Config.Suites; "" carries none.
+	Suites string
 	// Progress, when set, is told of each database copied and each gold
 	// verified.
 	Progress func(Progress)
@@ -106,7 +109,15 @@ func ImportMySQL(ctx context.Context, cfg MySQLConfig) (*Imported, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Imported{Report: rep, Golds: golds, Dialect: env.MySQL}, nil
+	imp := &Imported{Report: rep, Golds: golds, Dialect: env.MySQL}
+	if cfg.Suites != "" {
+		target := &mySuites{admin: admin, url: cfg.URL, account: cfg.Account, collation: collation, copyCfg: cfg.Copy, verifier: eng}
+		job := newSuiteJob(cfg.Suites, ds, cfg.SQLite, target, rep, golds, v.Limits, cfg.Progress)
+		if imp.Suites, rep.Suites, err = carrySuites(ctx, job); err != nil {
+			return nil, err
+		}
+	}
+	return imp, nil
 }
 
 // checkMySQLNames opens each database of ids into srcs and lists its

@@ -48,6 +48,15 @@ func TestImportSpiderDevMySQL(t *testing.T) {
 	}
 	checkImported(t, my, env.MySQL, "MySQL")
 	checkScorableMySQL(t, ctx, url, prefix, my)
+	eng2 := mysql.New(mysql.Config{Account: prefix})
+	dbs := map[string]env.DB{}
+	for id := range my.DBs {
+		if dbs[id], err = eng2.Open(ctx, mysql.Source(url, id)); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { dbs[id].Close() })
+	}
+	checkTieVerdicts(t, ctx, my, imp, dbs)
 	var b strings.Builder
 	imp.Report.WriteText(&b)
 	t.Logf("%d tasks: kept %d, rewritten %d, answer rows only %d\n%s", len(my.Tasks),

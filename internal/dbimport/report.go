@@ -19,6 +19,22 @@ type Report struct {
 	// Target is the engine imported into, as the text names it;
 	// "PostgreSQL" when empty.
 	Target string `json:"target,omitempty"`
+	// Suites is what carrying the dataset's test suites did; nil when
+	// none were asked for.
+	Suites *SuitesReport `json:"suites,omitempty"`
+}
+
+// SuitesReport is what carrying a dataset's test suites onto the target
+// did.
+type SuitesReport struct {
+	Databases int      `json:"databases"`         // suite databases carried
+	Golds     int      `json:"golds"`             // target golds given a suite (of zero databases or more)
+	Missing   []string `json:"missing,omitempty"` // db_ids with golds and no suites
+	Stale     []string `json:"stale,omitempty"`   // db_ids whose suites no longer serve, with why
+	Dropped   []string `json:"dropped,omitempty"` // suite databases not carried, with why
+	// GoldsWithout are the suite databases a target gold does not keep
+	// (it returns other rows there than the SQLite gold), with why.
+	GoldsWithout []string `json:"golds_without,omitempty"`
 }
 
 // TaskGold is one task's line of the report.
@@ -31,6 +47,9 @@ type TaskGold struct {
 	// Tried is the PostgreSQL statement run and not kept, for a task with
 	// answer rows only.
 	Tried string `json:"tried_sql,omitempty"`
+	// Ties is set for a task with answer rows only whose SQLite gold has
+	// ties: every right answer is kept (gold_segments).
+	Ties bool `json:"ties,omitempty"`
 }
 
 func (r *Report) add(t *env.Task, g *Gold) {
@@ -38,7 +57,7 @@ func (r *Report) add(t *env.Task, g *Gold) {
 		r.Counts = map[string]int{}
 	}
 	r.Counts[g.Category]++
-	r.Tasks = append(r.Tasks, TaskGold{TaskID: taskKey(t), DBID: t.DBID, Category: g.Category, Rules: g.Rules, Reason: g.Reason, Tried: g.Tried})
+	r.Tasks = append(r.Tasks, TaskGold{TaskID: taskKey(t), DBID: t.DBID, Category: g.Category, Rules: g.Rules, Reason: g.Reason, Tried: g.Tried, Ties: len(g.Segments) > 0})
 }
 
 // WriteText writes the report for people: the databases with their rows,
@@ -79,8 +98,25 @@ func (r *Report) WriteText(w io.Writer) {
 	r.writeRules(w)
 	for _, t := range r.Tasks {
 		if t.Category == AnswerOnly || t.Category == Unusable {
-			fmt.Fprintf(w, "  %s %s (%s): %s\n", t.Category, t.TaskID, t.DBID, t.Reason)
+			ties := ""
+			if t.Ties {
+				ties = "; ties: every right answer kept"
+			}
+			fmt.Fprintf(w, "  %s %s (%s): %s%s\n", t.Category, t.TaskID, t.DBID, t.Reason, ties)
 		}
+	}
+	r.Suites.writeText(w)
+}
+
+// writeText writes what carrying the test suites did; nothing for nil.
+func (s *SuitesReport) writeText(w io.Writer) {
+	if s == nil {
+		return
+	}
+	fmt.Fprintf(w, "test suites: %d suite databases carried, %d golds judged on them; %d databases without suites, %d stale\n",
+		s.Databases, s.Golds, len(s.Missing), len(s.Stale))
+	for _, line := range slices.Concat(s.Stale, s.Dropped, s.GoldsWithout) {
+		fmt.Fprintf(w, "  %s\n", line)
 	}
 }
 

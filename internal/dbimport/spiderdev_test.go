@@ -49,6 +49,12 @@ func TestImportSpiderDev(t *testing.T) {
 	checkImported(t, pg, env.Postgres, "PostgreSQL")
 	checkScorable(t, ctx, conn, pg)
 	checkTies(t, ctx, conn, pg, imp)
+	pgEng := postgres.New(postgres.Config{})
+	dbs := map[string]env.DB{}
+	for id := range pg.DBs {
+		dbs[id] = openSchema(t, pgEng, conn, id)
+	}
+	checkTieVerdicts(t, ctx, pg, imp, dbs)
 	t.Logf("%d tasks: kept %d, rewritten %d, answer rows only %d", len(pg.Tasks),
 		imp.Report.Counts[Kept], imp.Report.Counts[Rewritten], imp.Report.Counts[AnswerOnly])
 }

@@ -53,6 +53,9 @@ type Gold struct {
 	// Tried is the PostgreSQL statement that was run and not kept
 	// (AnswerOnly); empty otherwise.
 	Tried string
+	// Segments are every right answer of an AnswerOnly task whose SQLite
+	// gold has ties (answerSegments); nil otherwise.
+	Segments []reward.Segment
 }
 
 // Querier runs one statement: an env.DB.

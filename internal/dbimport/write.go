@@ -28,6 +28,7 @@ type record struct {
 	Difficulty    string          `json:"difficulty,omitempty"`
 	GoldSQL       string          `json:"gold_sql,omitempty"`
 	GoldAnswer    json.RawMessage `json:"gold_answer"`
+	GoldSegments  json.RawMessage `json:"gold_segments,omitempty"`
 	SQLiteGoldSQL string          `json:"sqlite_gold_sql"`
 	Dialect       string          `json:"dialect"`
 }
@@ -84,9 +85,14 @@ func taskRecord(t *env.Task, g *Gold, rep *Report, i int, dialect env.Dialect) (
 		rep.unusable(i, "the SQLite gold's rows have no JSON form: "+err.Error())
 		return nil, false
 	}
+	segs, err := segmentsJSON(g.Segments)
+	if err != nil {
+		rep.unusable(i, "the SQLite gold's tied rows have no JSON form: "+err.Error())
+		return nil, false
+	}
 	return &record{
 		TaskID: taskKey(t), DBID: t.DBID, Question: t.Question, Evidence: t.Evidence,
-		Difficulty: t.Difficulty, GoldSQL: g.SQL, GoldAnswer: answer, SQLiteGoldSQL: t.GoldSQL,
+		Difficulty: t.Difficulty, GoldSQL: g.SQL, GoldAnswer: answer, GoldSegments: segs, SQLiteGoldSQL: t.GoldSQL,
 		Dialect: string(dialect),
 	}, true
 }
