@@ -12,6 +12,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/mcpserver"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 )
 
 // mcpFlags are serve's bounds on MCP sessions over HTTP (/mcp).
@@ -64,8 +65,12 @@ func mcpMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.DurationVar(&f.server.idleTimeout, "idle-timeout", episodes.DefaultIdleTimeout, "idle time after which an episode is abandoned")
 	fs.StringVar(&f.logFormat, "log-format", "console", "log format (to stderr): json or console")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "log level (to stderr): debug, info, warn or error")
+	bytesVar(fs, &f.server.frameBytes, "max-frame-bytes", transport.DefaultMaxFrameBytes, "longest line (one JSON-RPC message) read from stdin; a longer one is answered with an error and skipped")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if f.server.frameBytes < 1 {
+		return usageError{"--max-frame-bytes must be >= 1"}
 	}
 	if f.server.maxEpisodes < 1 || f.server.idleTimeout <= 0 {
 		return usageError{"--max-episodes must be >= 1 and --idle-timeout > 0"}
@@ -87,7 +92,7 @@ func mcpMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	expiry, stopExpiry := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() { defer close(done); mgr.Run(expiry) }()
-	srv := mcpserver.New(mcpserver.Config{Manager: mgr, Version: version, Logger: log})
+	srv := mcpserver.New(mcpserver.Config{Manager: mgr, Version: version, Logger: log, MaxBodyBytes: f.server.frameBytes})
 	err = srv.RunStdio(ctx, io.NopCloser(stdin), nopWriteCloser{stdout})
 	stopExpiry()
 	<-done
