@@ -344,6 +344,7 @@ func TestTerminalInterrupt(t *testing.T) {
 	p.line(".reset demo/library-001", "library[0/8]> ")
 	p.send("SELECT 1" + enter)
 	p.expect("...> ")
+	p.waitRaw()
 	p.send("FROM nowhere" + ctrlC)
 	got := p.expect("library[0/8]> ")
 	if !strings.Contains(got, "^C") {

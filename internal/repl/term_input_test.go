@@ -25,6 +25,7 @@ func TestTerminalCommandAtContinuation(t *testing.T) {
 
 	p.send("SELECT 1 AS one" + enter)
 	p.expect("...> ")
+	p.waitRaw()
 	p.send("FROM books" + ctrlC)
 	got = p.expect("library[0/8]> ")
 	if !strings.Contains(got, "the statement being typed was dropped") {
