@@ -29,6 +29,7 @@ type exportFlags struct {
 	arguments    string
 	textActions  string
 	splitCalls   bool
+	reasoning    reasoningFlags
 	out          string
 }
 
@@ -44,6 +45,7 @@ func (f *exportFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.arguments, "arguments", "", "sft, dpo: a call's arguments as an `object` (trl and llamafactory's default) or a JSON string (openai's; trl for templates that concatenate them, DeepSeek-V3's)")
 	fs.StringVar(&f.textActions, "text-actions", "calls", "sft, dpo: a hermes text action as its parsed calls with the text beside them (calls), or as its raw text with no calls (text); tags actions are always text")
 	fs.BoolVar(&f.splitCalls, "split-calls", false, "sft, dpo: one assistant message per call, each followed by its tool message, for templates that hold one call per message (Llama-3.x, gpt-oss)")
+	f.reasoning.register(fs)
 	fs.StringVar(&f.out, "out", "", "write to this `file` (default: standard output, with the report on standard error)")
 }
 
@@ -61,7 +63,8 @@ func (f *exportFlags) chatOptions() (export.ChatOptions, error) {
 	if err != nil {
 		return export.ChatOptions{}, usageError{"export: --target: " + err.Error()}
 	}
-	chat := export.ChatOptions{Target: target, Arguments: f.arguments, TextActions: f.textActions, SplitCalls: f.splitCalls}
+	chat := export.ChatOptions{Target: target, Arguments: f.arguments, TextActions: f.textActions, SplitCalls: f.splitCalls,
+		Template: f.reasoning.template, ReasoningKey: f.reasoning.key}
 	if f.format != export.FormatRaw {
 		if _, err := chat.Resolve(); err != nil {
 			return export.ChatOptions{}, usageError{"export: " + err.Error()}

@@ -135,6 +135,44 @@ func TestExportTargets(t *testing.T) {
 	dpo := filepath.Join(dir, "dpo.jsonl")
 	mustRun(t, "export", "--data-dir", dir, "--format", "dpo", "--out", dpo)
 	checkLines(t, dpo, 0, func(line []byte) error { _, err := consumers.TRLDPO(line); return err })
+	checkTemplateExports(t, dir)
+}
+
+// checkTemplateExports exports the episodes of dir with --template for
+// each template of consumers.Templates: every sft row renders in that
+// template (split calls, which every template takes), and every dpo pair
+// keeps the prompt's rendering as the prefix of both completions' where
+// the template allows it at all (see TestDPORendersInTheTemplates).
+func checkTemplateExports(t *testing.T, dir string) {
+	for _, tpl := range consumers.Templates() {
+		args := "object"
+		if tpl.Args == consumers.ArgsString {
+			args = "string"
+		}
+		out := filepath.Join(dir, "tpl_"+tpl.Name+".jsonl")
+		mustRun(t, "export", "--data-dir", dir, "--format", "sft", "--template", tpl.Name, "--split-calls", "--arguments", args, "--out", out)
+		checkLines(t, out, 32, func(line []byte) error {
+			c, err := consumers.TRLSFT(line)
+			if err == nil {
+				err = tpl.CheckChat(c.Messages, c.Tools)
+			}
+			return err
+		})
+		if tpl.ThinkPrompt != "" || tpl.FinalDropsAnalysis != "" {
+			continue
+		}
+		out = filepath.Join(dir, "tpl_dpo_"+tpl.Name+".jsonl")
+		mustRun(t, "export", "--data-dir", dir, "--format", "dpo", "--template", tpl.Name, "--split-calls", "--out", out)
+		checkLines(t, out, 0, func(line []byte) error {
+			c, err := consumers.TRLDPO(line)
+			for _, side := range [][]map[string]any{c.Chosen, c.RejectedOnly} {
+				if err == nil {
+					err = tpl.CheckPair(c.Prompt, side, c.Kwargs)
+				}
+			}
+			return err
+		})
+	}
 }
 
 // jsonEqual reports whether a and b are the same JSON value.
@@ -190,6 +228,10 @@ func TestExportTargetErrors(t *testing.T) {
 		{[]string{"--format", "sft", "--target", "llamafactory"}, "needs --out"},
 		{[]string{"--format", "dpo", "--target", "openai"}, "TRL's preference format only"},
 		{[]string{"--format", "raw", "--target", "trl"}, "raw takes no target"},
+		{[]string{"--format", "sft", "--template", "mistral"}, `unknown chat template "mistral"`},
+		{[]string{"--format", "sft", "--reasoning-key", "reasoning"}, `unknown reasoning key "reasoning"`},
+		{[]string{"--format", "dpo", "--template", "lfm2_2_5", "--reasoning-key", "reasoning_content"}, `template lfm2_2_5 reads reasoning under "thinking"`},
+		{[]string{"--format", "sft", "--target", "openai", "--reasoning-key", "thinking"}, "target openai takes no template or reasoning key"},
 	}
 	for _, tt := range tests {
 		_, stderr, err := sqlgym(t, append([]string{"export", "--data-dir", dir}, tt.args...)...)

@@ -10,7 +10,8 @@ import (
 //   - trl (the default): the OpenAI chat shape as Hugging Face chat
 //     templates take it through TRL's trainers: arguments as objects
 //     (ArgumentsString for templates that concatenate them), tool turns
-//     naming their tool, reasoning_content beside the content;
+//     naming their tool, reasoning beside the content (under
+//     reasoning_content, or thinking: ChatOptions.ReasoningKey);
 //   - openai: an OpenAI fine-tuning file: arguments as JSON strings, no
 //     reasoning (its format has no field for it);
 //   - llamafactory: LLaMA-Factory's sharegpt layout (LFExample), whose
@@ -79,6 +80,14 @@ type ChatOptions struct {
 	// that hold one call per assistant message (Llama-3.x, gpt-oss). The
 	// turn's content and reasoning go with its first call.
 	SplitCalls bool
+	// Template names the chat template the trl rows are for (one of
+	// TemplateNames, or with its _training suffix); it sets
+	// ReasoningKey to the key the template reads, and fits the rows
+	// where the template would raise on them (fitTemplate). Empty: none.
+	Template string
+	// ReasoningKey is the key of an assistant message's reasoning, for
+	// trl: reasoning_content (the default) or thinking (ReasoningKeys).
+	ReasoningKey string
 }
 
 // Resolve checks o against its (resolved) target and fills in the
@@ -105,5 +114,5 @@ func (o ChatOptions) Resolve() (ChatOptions, error) {
 	default:
 		return o, fmt.Errorf("unknown text action rendering %q (want calls or text)", o.TextActions)
 	}
-	return o, nil
+	return o.resolveReasoning()
 }
