@@ -18,7 +18,9 @@ import (
 //     every value is a string, with a dataset_info.json entry beside the
 //     file (DatasetInfoEntry).
 //
-// dpo writes TRL's conversational preference format, with trl's messages.
+// dpo writes TRL's conversational preference format, with trl's messages
+// (the default), or, for llamafactory, LLaMA-Factory's sharegpt ranking
+// layout (LFPair).
 const (
 	TargetTRL          = "trl"
 	TargetOpenAI       = "openai"
@@ -29,8 +31,8 @@ const (
 func Targets() []string { return []string{TargetTRL, TargetOpenAI, TargetLlamaFactory} }
 
 // ResolveTarget checks target against format and returns the one to
-// write: for sft, target or trl when it is empty; for dpo, trl (the only
-// one); for raw, none.
+// write: for sft, target or trl when it is empty; for dpo, trl or
+// llamafactory (trl when it is empty); for raw, none.
 func ResolveTarget(format, target string) (string, error) {
 	switch format {
 	case FormatSFT:
@@ -42,10 +44,13 @@ func ResolveTarget(format, target string) (string, error) {
 		}
 		return target, nil
 	case FormatDPO:
-		if target != "" && target != TargetTRL {
-			return "", fmt.Errorf("dpo writes TRL's preference format only: --target trl or no --target, not %q", target)
+		switch target {
+		case "", TargetTRL:
+			return TargetTRL, nil
+		case TargetLlamaFactory:
+			return target, nil
 		}
-		return TargetTRL, nil
+		return "", fmt.Errorf("dpo writes TRL's or LLaMA-Factory's preference format: --target trl (the default) or llamafactory, not %q", target)
 	default:
 		if target != "" {
 			return "", fmt.Errorf("%s takes no target (got %q): targets shape sft and dpo messages", format, target)
