@@ -15,7 +15,7 @@ type reasoningFlags struct {
 }
 
 func (f *reasoningFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.template, "template", "", "sft, dpo (trl): the chat template the rows are for ("+strings.Join(export.TemplateNames(), ", ")+
+	fs.StringVar(&f.template, "template", "", "sft, dpo (trl): the chat template `NAME` the rows are for ("+strings.Join(export.TemplateNames(), ", ")+
 		", each also with _training): picks the reasoning key it reads and fits the rows to it")
-	fs.StringVar(&f.key, "reasoning-key", "", "sft, dpo (trl): the key of an assistant message's reasoning: reasoning_content (the default; Qwen3, GLM-4-MoE, Nemotron-3-Nano) or thinking (gpt-oss, LFM2.5)")
+	fs.StringVar(&f.key, "reasoning-key", "", "sft, dpo (trl): the `KEY` of an assistant message's reasoning: reasoning_content (the default; Qwen3, GLM-4-MoE, Nemotron-3-Nano) or thinking (gpt-oss, LFM2.5)")
 }
