@@ -3,9 +3,9 @@
 // and Hugging Face chat templates, OpenAI fine-tuning, or LLaMA-Factory),
 // dpo (preference pairs of episodes of the same prompt, cut where they
 // part, in TRL's conversational preference format or LLaMA-Factory's
-// sharegpt ranking layout) and raw (the
-// trajectory records, which RawFile and ReadRaw read back). Run applies
-// the quality filters and counts what each one dropped.
+// sharegpt ranking layout) and raw (the trajectory records, which
+// RawFile and ReadRaw read back). Run applies the quality filters and
+// counts what each one dropped.
 //
 // Every export writes an assistant turn once: a text action is either
 // its parsed calls with the text outside them as content, or its raw
