@@ -29,6 +29,7 @@ type exportFlags struct {
 	arguments    string
 	textActions  string
 	splitCalls   bool
+	reasoning    reasoningFlags
 	out          string
 }
 
@@ -38,12 +39,13 @@ func (f *exportFlags) register(fs *flag.FlagSet) {
 	f.filter.register(fs)
 	f.damage.register(fs)
 	fs.StringVar(&f.format, "format", "", "output format: sft, dpo or raw (required)")
-	fs.StringVar(&f.target, "target", "", "who reads the file: sft: trl (default: Hugging Face chat templates), openai or llamafactory (also writes dataset_info.json beside --out); dpo: trl (the only one)")
+	fs.StringVar(&f.target, "target", "", "who reads the file: sft: trl (default: Hugging Face chat templates), openai or llamafactory (also writes dataset_info.json beside --out); dpo: trl (default) or llamafactory (its ranking layout, with dataset_info.json)")
 	fs.IntVar(&f.bestPerTask, "best-per-task", 0, "sft, raw: keep the best `N` episodes of each task; dpo: at most N pairs per prompt (0: no limit)")
 	fs.BoolVar(&f.dedup, "dedup", false, "drop an episode whose actions repeat those of a kept episode of the same prompt")
 	fs.StringVar(&f.arguments, "arguments", "", "sft, dpo: a call's arguments as an `object` (trl and llamafactory's default) or a JSON string (openai's; trl for templates that concatenate them, DeepSeek-V3's)")
 	fs.StringVar(&f.textActions, "text-actions", "calls", "sft, dpo: a hermes text action as its parsed calls with the text beside them (calls), or as its raw text with no calls (text); tags actions are always text")
 	fs.BoolVar(&f.splitCalls, "split-calls", false, "sft, dpo: one assistant message per call, each followed by its tool message, for templates that hold one call per message (Llama-3.x, gpt-oss)")
+	f.reasoning.register(fs)
 	fs.StringVar(&f.out, "out", "", "write to this `file` (default: standard output, with the report on standard error)")
 }
 
@@ -61,7 +63,8 @@ func (f *exportFlags) chatOptions() (export.ChatOptions, error) {
 	if err != nil {
 		return export.ChatOptions{}, usageError{"export: --target: " + err.Error()}
 	}
-	chat := export.ChatOptions{Target: target, Arguments: f.arguments, TextActions: f.textActions, SplitCalls: f.splitCalls}
+	chat := export.ChatOptions{Target: target, Arguments: f.arguments, TextActions: f.textActions, SplitCalls: f.splitCalls,
+		Template: f.reasoning.template, ReasoningKey: f.reasoning.key}
 	if f.format != export.FormatRaw {
 		if _, err := chat.Resolve(); err != nil {
 			return export.ChatOptions{}, usageError{"export: " + err.Error()}
@@ -120,7 +123,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprint(report, rep.Summary())
 	}
 	if err == nil && target == export.TargetLlamaFactory {
-		err = writeDatasetInfo(f.out, report)
+		err = writeDatasetInfo(f.out, f.format, report)
 	}
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
@@ -128,11 +131,11 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return f.damage.report(stderr, "export", rd)
 }
 
-// writeDatasetInfo adds (or replaces) the entry of the sft file out in
-// the dataset_info.json of its folder, which LLaMA-Factory reads as its
-// dataset_dir, keeping every other entry. The entry is named for the
-// file, without its extension.
-func writeDatasetInfo(out string, report io.Writer) error {
+// writeDatasetInfo adds (or replaces) the entry of the file out (of
+// format sft or dpo) in the dataset_info.json of its folder, which
+// LLaMA-Factory reads as its dataset_dir, keeping every other entry.
+// The entry is named for the file, without its extension.
+func writeDatasetInfo(out, format string, report io.Writer) error {
 	path := filepath.Join(filepath.Dir(out), export.DatasetInfoFile)
 	existing, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -140,7 +143,7 @@ func writeDatasetInfo(out string, report io.Writer) error {
 	}
 	base := filepath.Base(out)
 	name := strings.TrimSuffix(base, filepath.Ext(base))
-	merged, err := export.MergeDatasetInfo(existing, name, export.DatasetInfoEntry(base))
+	merged, err := export.MergeDatasetInfo(existing, name, export.DatasetInfoFor(format, base))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

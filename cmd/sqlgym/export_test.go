@@ -135,6 +135,78 @@ func TestExportTargets(t *testing.T) {
 	dpo := filepath.Join(dir, "dpo.jsonl")
 	mustRun(t, "export", "--data-dir", dir, "--format", "dpo", "--out", dpo)
 	checkLines(t, dpo, 0, func(line []byte) error { _, err := consumers.TRLDPO(line); return err })
+	checkLlamaFactoryPairs(t, dir, lf, len(strings.Split(strings.TrimSpace(readFile(t, dpo)), "\n")))
+	checkTemplateExports(t, dir)
+}
+
+// checkLlamaFactoryPairs exports the pairs of dir for llamafactory into
+// lf (whose dataset_info.json has two entries): the entry added is a
+// ranking one, and LLaMA-Factory's converter reads every row, after
+// datasets 4.0.0's loading, as a pair; there are as many as for trl.
+func checkLlamaFactoryPairs(t *testing.T, dir, lf string, want int) {
+	out := filepath.Join(lf, "sqlgym_dpo.jsonl")
+	mustRun(t, "export", "--data-dir", dir, "--format", "dpo", "--target", "llamafactory", "--out", out)
+	var info map[string]map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(lf, "dataset_info.json"))), &info); err != nil || len(info) != 3 {
+		t.Fatalf("dataset_info.json = %v (%v), want mine, sqlgym_sft and sqlgym_dpo", info, err)
+	}
+	attr := consumers.LFDatasetAttr(info["sqlgym_dpo"])
+	if !attr.Ranking || info["sqlgym_dpo"]["file_name"] != "sqlgym_dpo.jsonl" {
+		t.Errorf("entry = %v", info["sqlgym_dpo"])
+	}
+	var raw [][]byte
+	for _, l := range strings.Split(strings.TrimSpace(readFile(t, out)), "\n") {
+		raw = append(raw, []byte(l))
+	}
+	rows, err := consumers.LoadJSONLines(raw, false)
+	if err != nil || len(rows) != want {
+		t.Fatalf("datasets 4.0.0 read %d pairs, want %d: %v", len(rows), want, err)
+	}
+	for i, row := range rows {
+		if b, _ := json.Marshal(row); !jsonEqual(b, raw[i]) {
+			t.Errorf("pair %d changed by datasets 4.0.0:\n%s\n%s", i, b, raw[i])
+		}
+		if ex, err := consumers.LlamaFactorySharegpt(attr, row); err != nil || len(ex.Response) != 2 {
+			t.Errorf("pair %d: LLaMA-Factory does not read it as a pair: %v", i, err)
+		}
+	}
+}
+
+// checkTemplateExports exports the episodes of dir with --template for
+// each template of consumers.Templates: every sft row renders in that
+// template (split calls, which every template takes), and every dpo pair
+// keeps the prompt's rendering as the prefix of both completions' where
+// the template allows it at all (see TestDPORendersInTheTemplates).
+func checkTemplateExports(t *testing.T, dir string) {
+	for _, tpl := range consumers.Templates() {
+		args := "object"
+		if tpl.Args == consumers.ArgsString {
+			args = "string"
+		}
+		out := filepath.Join(dir, "tpl_"+tpl.Name+".jsonl")
+		mustRun(t, "export", "--data-dir", dir, "--format", "sft", "--template", tpl.Name, "--split-calls", "--arguments", args, "--out", out)
+		checkLines(t, out, 32, func(line []byte) error {
+			c, err := consumers.TRLSFT(line)
+			if err == nil {
+				err = tpl.CheckChat(c.Messages, c.Tools)
+			}
+			return err
+		})
+		if tpl.ThinkPrompt != "" || tpl.FinalDropsAnalysis != "" {
+			continue
+		}
+		out = filepath.Join(dir, "tpl_dpo_"+tpl.Name+".jsonl")
+		mustRun(t, "export", "--data-dir", dir, "--format", "dpo", "--template", tpl.Name, "--split-calls", "--out", out)
+		checkLines(t, out, 0, func(line []byte) error {
+			c, err := consumers.TRLDPO(line)
+			for _, side := range [][]map[string]any{c.Chosen, c.RejectedOnly} {
+				if err == nil {
+					err = tpl.CheckPair(c.Prompt, side, c.Kwargs)
+				}
+			}
+			return err
+		})
+	}
 }
 
 // jsonEqual reports whether a and b are the same JSON value.
@@ -188,8 +260,14 @@ func TestExportTargetErrors(t *testing.T) {
 		{[]string{"--format", "dpo", "--arguments", "yaml"}, `unknown arguments shape "yaml"`},
 		{[]string{"--format", "sft", "--text-actions", "both"}, `unknown text action rendering "both"`},
 		{[]string{"--format", "sft", "--target", "llamafactory"}, "needs --out"},
-		{[]string{"--format", "dpo", "--target", "openai"}, "TRL's preference format only"},
+		{[]string{"--format", "dpo", "--target", "openai"}, "dpo writes TRL's or LLaMA-Factory's preference format"},
+		{[]string{"--format", "dpo", "--target", "llamafactory"}, "needs --out"},
+		{[]string{"--format", "dpo", "--target", "llamafactory", "--template", "qwen3", "--out", "x"}, "target llamafactory takes no template"},
 		{[]string{"--format", "raw", "--target", "trl"}, "raw takes no target"},
+		{[]string{"--format", "sft", "--template", "mistral"}, `unknown chat template "mistral"`},
+		{[]string{"--format", "sft", "--reasoning-key", "reasoning"}, `unknown reasoning key "reasoning"`},
+		{[]string{"--format", "dpo", "--template", "lfm2_2_5", "--reasoning-key", "reasoning_content"}, `template lfm2_2_5 reads reasoning under "thinking"`},
+		{[]string{"--format", "sft", "--target", "openai", "--reasoning-key", "thinking"}, "target openai takes no template or reasoning key"},
 	}
 	for _, tt := range tests {
 		_, stderr, err := sqlgym(t, append([]string{"export", "--data-dir", dir}, tt.args...)...)

@@ -22,6 +22,9 @@ type Message struct {
 	// has no field for it). Qwen3's and GLM-4-MoE's templates render it
 	// as their <think> block.
 	ReasoningContent string `json:"reasoning_content,omitempty"`
+	// Thinking holds the reasoning instead when ChatOptions.ReasoningKey
+	// is thinking: the key gpt-oss's and LFM2.5's templates read.
+	Thinking string `json:"thinking,omitempty"`
 	// ToolCalls is left out, not empty, on a turn without calls: the
 	// Llama-3.x, gpt-oss and DeepSeek-V3 templates test for the key.
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
@@ -80,6 +83,7 @@ func Completion(rec *trajlog.Record, o ChatOptions) ([]Message, error) {
 			return nil, err
 		}
 	}
+	fitTemplate(out, o)
 	return out, nil
 }
 
@@ -90,10 +94,7 @@ func Completion(rec *trajlog.Record, o ChatOptions) ([]Message, error) {
 // tool message per call, answering its id. last leaves out what came
 // back after the turn's last assistant message.
 func turnMessages(out []Message, t turn, last bool, o ChatOptions) ([]Message, error) {
-	head := Message{Role: "assistant", Content: t.content}
-	if o.Target != TargetOpenAI {
-		head.ReasoningContent = t.reasoning
-	}
+	head := withReasoning(Message{Role: "assistant", Content: t.content}, t.reasoning, o)
 	if t.calls == nil {
 		out = append(out, head)
 		if !last {
@@ -120,7 +121,7 @@ func turnMessages(out []Message, t turn, last bool, o ChatOptions) ([]Message, e
 	for g, group := range groups {
 		m := Message{Role: "assistant", ToolCalls: group}
 		if g == 0 {
-			m.Content, m.ReasoningContent = head.Content, head.ReasoningContent
+			m.Content, m.ReasoningContent, m.Thinking = head.Content, head.ReasoningContent, head.Thinking
 		}
 		out = append(out, m)
 		if last && g == len(groups)-1 {

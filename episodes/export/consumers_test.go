@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"sort"
@@ -45,15 +46,16 @@ func without(names []string, drop ...string) []string {
 }
 
 // TestSFTRendersInTheTemplates exports the realistic log for trl with
-// each argument shape, with and without --split-calls, and checks every
-// row as TRL loads it (datasets >= 4.7 gives each row back as written;
-// SFTTrainer reads it) against the chat rules (checkChatRules) and each
-// template's rules. Which templates take every row is the table of
-// docs/trajectories-offline.md: objects suit all but DeepSeek-V3's
-// original template, which concatenates strings; strings suit only it and
-// the Qwen3 templates that test for them; the Llama-3.x and gpt-oss
-// templates hold one call per message, so a turn of two calls needs
-// --split-calls.
+// each argument shape, with and without --split-calls, for each template
+// (--template, which puts the reasoning under the key the template
+// reads), and checks every row as TRL loads it (datasets >= 4.7 gives
+// each row back as written; SFTTrainer reads it) against the chat rules
+// (checkChatRules) and the template's rules. Which templates take every
+// row is the table of docs/trajectories-offline.md: objects suit all but
+// DeepSeek-V3's original template, which concatenates strings; strings
+// suit only it and the Qwen3 templates that test for them; the Llama-3.x
+// and gpt-oss templates hold one call per message, so a turn of two
+// calls needs --split-calls.
 func TestSFTRendersInTheTemplates(t *testing.T) {
 	env := environmentText(t)
 	tests := []struct {
@@ -71,53 +73,120 @@ func TestSFTRendersInTheTemplates(t *testing.T) {
 		if tt.split {
 			name += "+split"
 		}
-		lines := exportFor(t, export.Options{Format: "sft", Chat: export.ChatOptions{Target: "trl", Arguments: tt.args, SplitCalls: tt.split}})
-		loaded, err := consumers.LoadJSONLines(lines, true)
-		if err != nil || !reflect.DeepEqual(withoutNulls(loaded), decodeLines(t, lines)) {
-			t.Fatalf("%s: datasets >= 4.7 does not give the rows back as written (%v)", name, err)
-		}
-		var chats []chat
-		for i, line := range lines {
-			c, err := consumers.TRLSFT(line)
-			if err != nil {
-				t.Fatalf("%s: SFTTrainer would not read row %d: %v", name, i, err)
-			}
-			if err := checkChatRules(c.Messages, env); err != nil {
-				t.Errorf("%s: row %d: %v", name, i, err)
-			}
-			chats = append(chats, chat{c.Messages, c.Tools})
-		}
-		fails := templateFailures(chats)
-		for _, tpl := range allTemplates() {
-			if err, want := fails[tpl], slices.Contains(tt.pass, tpl); (err == nil) != want {
-				t.Errorf("%s: template %s: refused a row: %v; want a refusal: %v", name, tpl, err, !want)
+		for _, tpl := range consumers.Templates() {
+			chats := trlChats(t, env, name+"/"+tpl.Name, export.ChatOptions{Target: "trl", Arguments: tt.args, SplitCalls: tt.split, Template: tpl.Name})
+			err := chatFailure(tpl, chats)
+			if want := slices.Contains(tt.pass, tpl.Name); (err == nil) != want {
+				t.Errorf("%s: template %s: refused a row: %v; want a refusal: %v", name, tpl.Name, err, !want)
 			}
 		}
 	}
 }
 
-// TestDPORendersInTheTemplates checks every pair of the realistic log: TRL
-// reads it, each completion is the one assistant message where the chats
-// part (rules of checkChatRules on prompt+completion), and for each
-// template, prompt+completion starts with the prompt rendered with its
-// generation prompt (Template.CheckPair) but where the template itself
-// does not allow it: after a user message DeepSeek-V3's generation prompt
-// opens a <think> block its assistant turns do not write, and after tool
-// messages it closes them only before a reply without calls; gpt-oss
-// hides the text beside the prompt's calls once a message without calls
-// follows.
+// trlChats exports the realistic log as sft with o, loads it as TRL
+// does, checks the chat rules, and returns the chats SFTTrainer renders.
+func trlChats(t *testing.T, env []string, name string, o export.ChatOptions) []chat {
+	t.Helper()
+	lines := exportFor(t, export.Options{Format: "sft", Chat: o})
+	loaded, err := consumers.LoadJSONLines(lines, true)
+	if err != nil || !reflect.DeepEqual(withoutNulls(loaded), decodeLines(t, lines)) {
+		t.Fatalf("%s: datasets >= 4.7 does not give the rows back as written (%v)", name, err)
+	}
+	var chats []chat
+	for i, line := range lines {
+		c, err := consumers.TRLSFT(line)
+		if err != nil {
+			t.Fatalf("%s: SFTTrainer would not read row %d: %v", name, i, err)
+		}
+		if err := checkChatRules(c.Messages, env); err != nil {
+			t.Errorf("%s: row %d: %v", name, i, err)
+		}
+		chats = append(chats, chat{c.Messages, c.Tools})
+	}
+	return chats
+}
+
+// chatFailure is the first rule of tpl a chat breaks, or nil.
+func chatFailure(tpl consumers.Template, chats []chat) error {
+	for i, c := range chats {
+		if err := tpl.CheckChat(c.msgs, c.tools); err != nil {
+			return fmt.Errorf("chat %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// TestDPORendersInTheTemplates checks every pair of the realistic log,
+// exported for each template (--template): TRL reads it, each completion
+// is the one assistant message where the chats part (rules of
+// checkChatRules on prompt+completion), and prompt+completion starts
+// with the prompt rendered with its generation prompt
+// (Template.CheckPair) but where the template itself does not allow it:
+// after a user message DeepSeek-V3's generation prompt opens a <think>
+// block its assistant turns do not write, and after tool messages it
+// closes them only before a reply without calls. Without --template,
+// gpt-oss hides the text beside the prompt's calls once a message
+// without calls follows (pair 0); with it, that text is the message's
+// thinking (gpt-oss raises on a call message with both), which it hides
+// alike. Nemotron-3-Nano keeps every pair's prefix: enable_thinking is set per
+// pair, and its template's empty <think> block is written for a reply
+// without reasoning beside one with it. Without --template, the pair of
+// one reply with reasoning and one without breaks it (the reply without
+// reasoning renders "<think></think>" where the prompt ends in
+// "<think>\n").
 func TestDPORendersInTheTemplates(t *testing.T) {
 	env := environmentText(t)
-	lines := exportFor(t, export.Options{Format: "dpo", Chat: export.ChatOptions{SplitCalls: true}})
+	refused := map[string][]int{} // template -> pairs whose prefix it breaks
+	failing := map[string]error{}
+	for _, tpl := range consumers.Templates() {
+		c := dpoChats(t, env, export.ChatOptions{SplitCalls: true, Template: tpl.Name})
+		if err := chatFailure(tpl, c.chats); err != nil {
+			failing[tpl.Name] = err
+		}
+		if r := c.refusedBy(tpl); r != nil {
+			refused[tpl.Name] = r
+		}
+	}
+	want := map[string][]int{"deepseekv3": {0, 1, 2}, "deepseekv3_training": {0, 1, 2}, "gptoss": {0}}
+	if !reflect.DeepEqual(refused, want) {
+		t.Errorf("pairs whose prefix a template breaks: %v, want %v", refused, want)
+	}
+	if !reflect.DeepEqual(keys(failing), []string{"deepseekv3"}) {
+		t.Errorf("templates refusing a pair's chat: %v, want only deepseekv3 (it takes strings)", failing)
+	}
+	plain := dpoChats(t, env, export.ChatOptions{SplitCalls: true})
+	for name, want := range map[string][]int{"nemotron_3_nano": {2}, "gptoss": {0}} {
+		if got := plain.refusedBy(templateNamed(t, name)); !reflect.DeepEqual(got, want) {
+			t.Errorf("without --template, %s breaks the prefix of pairs %v, want %v", name, got, want)
+		}
+	}
+	for _, name := range []string{"gptoss", "lfm2_2_5"} {
+		tpl := templateNamed(t, name)
+		if err := chatFailure(tpl, plain.chats); err == nil || !strings.Contains(err.Error(), "reasoning under reasoning_content is not rendered") {
+			t.Errorf("%s took reasoning_content: %v", name, err)
+		}
+	}
+}
+
+// dpoPairs are the pairs of a dpo export as DPOTrainer reads them.
+type dpoPairs struct {
+	pairs []*consumers.Chat
+	chats []chat // prompt+chosen and prompt+rejected of each pair
+}
+
+// dpoChats exports the realistic log as dpo with o, loads it as
+// TRL does, and checks each pair's shape and chat rules.
+func dpoChats(t *testing.T, env []string, o export.ChatOptions) dpoPairs {
+	t.Helper()
+	lines := exportFor(t, export.Options{Format: "dpo", Chat: o})
 	if len(lines) != 3 {
-		t.Fatalf("%d pairs, want 3", len(lines))
+		t.Fatalf("%s: %d pairs, want 3", o.Template, len(lines))
 	}
 	loaded, err := consumers.LoadJSONLines(lines, true)
 	if err != nil || !reflect.DeepEqual(withoutNulls(loaded), decodeLines(t, lines)) {
 		t.Fatalf("datasets >= 4.7 does not give the pairs back as written (%v)", err)
 	}
-	refused := map[string][]int{} // template -> pairs whose prefix it breaks
-	var chats []chat
+	var out dpoPairs
 	for i, line := range lines {
 		c, err := consumers.TRLDPO(line)
 		if err != nil {
@@ -135,23 +204,36 @@ func TestDPORendersInTheTemplates(t *testing.T) {
 			if err := checkChatRules(full, env); err != nil {
 				t.Errorf("pair %d: %v", i, err)
 			}
-			chats = append(chats, chat{full, c.Tools})
+			out.chats = append(out.chats, chat{full, c.Tools})
 		}
-		for _, tpl := range consumers.Templates() {
-			for _, side := range [][]map[string]any{c.Chosen, c.RejectedOnly} {
-				if err := tpl.CheckPair(c.Prompt, side, c.Kwargs); err != nil && !slices.Contains(refused[tpl.Name], i) {
-					refused[tpl.Name] = append(refused[tpl.Name], i)
-				}
+		out.pairs = append(out.pairs, c)
+	}
+	return out
+}
+
+// refusedBy lists the pairs whose prompt prefix tpl breaks.
+func (p dpoPairs) refusedBy(tpl consumers.Template) []int {
+	var out []int
+	for i, c := range p.pairs {
+		for _, side := range [][]map[string]any{c.Chosen, c.RejectedOnly} {
+			if err := tpl.CheckPair(c.Prompt, side, c.Kwargs); err != nil && !slices.Contains(out, i) {
+				out = append(out, i)
 			}
 		}
 	}
-	want := map[string][]int{"deepseekv3": {0, 1, 2}, "deepseekv3_training": {0, 1, 2}, "gptoss": {0}}
-	if !reflect.DeepEqual(refused, want) {
-		t.Errorf("pairs whose prefix a template breaks: %v, want %v", refused, want)
+	return out
+}
+
+// templateNamed is the consumers template of that name.
+func templateNamed(t *testing.T, name string) consumers.Template {
+	t.Helper()
+	for _, tpl := range consumers.Templates() {
+		if tpl.Name == name {
+			return tpl
+		}
 	}
-	if fails := templateFailures(chats); !reflect.DeepEqual(keys(fails), []string{"deepseekv3"}) {
-		t.Errorf("templates refusing a pair's chat: %v, want only deepseekv3 (it takes strings)", fails)
-	}
+	t.Fatalf("no template %s", name)
+	return consumers.Template{}
 }
 
 // withoutNulls drops the null columns of rows: a row without a column

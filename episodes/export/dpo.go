@@ -21,12 +21,12 @@ type DPOExample struct {
 	Tools    []schemas.Tool `json:"tools,omitempty"`
 	// ChatTemplateKwargs go to the chat template with each rendering
 	// (TRL's DPOTrainer passes example.get("chat_template_kwargs")):
-	// always {"enable_thinking": true}, so that templates whose
-	// generation prompt closes an empty <think> block unless thinking is
-	// on (Qwen3.5's small models) leave it open, and a completion that
-	// starts with its reasoning starts where the prompt ends. The other
-	// templates of docs/trajectories-offline.md render alike with it or
-	// without it.
+	// {"enable_thinking": true} when either completion carries
+	// reasoning, false when neither does (see thinkingKwargs), so that
+	// in the templates whose generation prompt depends on it (Qwen3.5's
+	// small models, Nemotron-3-Nano) a completion starts where the
+	// prompt ends. The other templates of docs/trajectories-offline.md
+	// render a pair alike with it or without it.
 	ChatTemplateKwargs map[string]bool `json:"chat_template_kwargs"`
 }
 
@@ -84,6 +84,7 @@ func Pairs(group []*trajlog.Record, o ChatOptions, max int) []DPOExample {
 		if !ok {
 			continue
 		}
+		ex = fitPair(ex, o)
 		if hasCalls(ex.Prompt, ex.Chosen, ex.Rejected) {
 			ex.Tools = tools.Recorded(ranked[i].Tools).Definitions()
 		}
@@ -121,12 +122,12 @@ func Diverge(chosen, rejected []Message) (DPOExample, bool) {
 		return DPOExample{}, false
 	}
 	return DPOExample{Prompt: chosen[:n], Chosen: chosen[n : n+1], Rejected: rejected[n : n+1],
-		ChatTemplateKwargs: map[string]bool{"enable_thinking": true}}, true
+		ChatTemplateKwargs: thinkingKwargs(chosen[n], rejected[n])}, true
 }
 
 // sameMessage reports whether a and b are alike but for call ids.
 func sameMessage(a, b Message) bool {
-	return a.Role == b.Role && a.Content == b.Content && a.ReasoningContent == b.ReasoningContent && a.Name == b.Name &&
+	return a.Role == b.Role && a.Content == b.Content && a.ReasoningContent == b.ReasoningContent && a.Thinking == b.Thinking && a.Name == b.Name &&
 		slices.EqualFunc(a.ToolCalls, b.ToolCalls, func(x, y ToolCall) bool {
 			return x.Type == y.Type && x.Function.Name == y.Function.Name && bytes.Equal(x.Function.Arguments, y.Function.Arguments)
 		})

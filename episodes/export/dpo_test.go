@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -29,11 +31,14 @@ func dpoLines(t *testing.T, rs []*trajlog.Record, o export.Options) ([]export.DP
 	for sc.Scan() {
 		var keys map[string]json.RawMessage
 		if err := json.Unmarshal(sc.Bytes(), &keys); err != nil || len(keys) != 5 || keys["prompt"] == nil || keys["chosen"] == nil ||
-			keys["rejected"] == nil || keys["tools"] == nil || string(keys["chat_template_kwargs"]) != `{"enable_thinking":true}` {
+			keys["rejected"] == nil || keys["tools"] == nil || keys["chat_template_kwargs"] == nil {
 			t.Fatalf("dpo line is not {prompt, chosen, rejected, tools, chat_template_kwargs}: %s", sc.Bytes())
 		}
 		var ex export.DPOExample
 		json.Unmarshal(sc.Bytes(), &ex)
+		if want := fmt.Sprintf(`{"enable_thinking":%v}`, thinks(ex.Chosen, ex.Rejected)); string(keys["chat_template_kwargs"]) != want {
+			t.Fatalf("chat_template_kwargs %s, want %s", keys["chat_template_kwargs"], want)
+		}
 		out = append(out, ex)
 	}
 	return out, rep
@@ -46,10 +51,24 @@ func submitted(sql string, turn string) []export.Message {
 		Function: export.FunctionCall{Name: "submit", Arguments: args}}}}}
 }
 
-// dpoPair is a pair of the test, the kwargs every line carries.
+// dpoPair is a pair of the test, with the kwargs its completions call
+// for.
 func dpoPair(prompt, chosen, rejected []export.Message, defs []schemas.Tool) export.DPOExample {
 	return export.DPOExample{Prompt: prompt, Chosen: chosen, Rejected: rejected, Tools: defs,
-		ChatTemplateKwargs: map[string]bool{"enable_thinking": true}}
+		ChatTemplateKwargs: map[string]bool{"enable_thinking": thinks(chosen, rejected)}}
+}
+
+// thinks reports whether a message of the completions carries
+// reasoning: the pair's enable_thinking.
+func thinks(completions ...[]export.Message) bool {
+	for _, c := range completions {
+		for _, m := range c {
+			if strings.TrimSpace(m.Reasoning()) != "" || strings.Contains(m.Content, "</think>") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func TestDPOPairsFieldByField(t *testing.T) {

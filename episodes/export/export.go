@@ -2,9 +2,10 @@
 // chat per episode, with tool calls, shaped for a target consumer: TRL
 // and Hugging Face chat templates, OpenAI fine-tuning, or LLaMA-Factory),
 // dpo (preference pairs of episodes of the same prompt, cut where they
-// part, in TRL's conversational preference format) and raw (the
-// trajectory records, which RawFile and ReadRaw read back). Run applies
-// the quality filters and counts what each one dropped.
+// part, in TRL's conversational preference format or LLaMA-Factory's
+// sharegpt ranking layout) and raw (the trajectory records, which
+// RawFile and ReadRaw read back). Run applies the quality filters and
+// counts what each one dropped.
 //
 // Every export writes an assistant turn once: a text action is either
 // its parsed calls with the text outside them as content, or its raw
@@ -196,7 +197,15 @@ func (x *exporter) pairs(group []*trajlog.Record) error {
 	pairs := Pairs(group, x.o.Chat, x.o.BestPerTask)
 	x.rep.Unpaired += len(group) - 2*len(pairs)
 	for _, p := range pairs {
-		if err := x.encode(p); err != nil {
+		var line any = p
+		if x.o.Chat.Target == TargetLlamaFactory {
+			lf, err := LlamaFactoryPair(p)
+			if err != nil {
+				return fmt.Errorf("export: a llamafactory pair: %w", err)
+			}
+			line = lf
+		}
+		if err := x.encode(line); err != nil {
 			return err
 		}
 	}
@@ -213,12 +222,13 @@ func (x *exporter) write(rec *trajlog.Record) error {
 }
 
 // row is rec's sft line for the target (nil when the target cannot write
-// it); for dpo, its chat.
+// it); for dpo, its chat (for llamafactory, its sft line, which holds
+// every message a pair of it can).
 func (x *exporter) row(rec *trajlog.Record) any {
 	var v any
 	var err error
 	switch {
-	case x.o.Format == FormatDPO:
+	case x.o.Format == FormatDPO && x.o.Chat.Target != TargetLlamaFactory:
 		v, err = chat(rec, x.o.Chat)
 	case x.o.Chat.Target == TargetLlamaFactory:
 		v, err = LlamaFactory(rec, x.o.Chat)

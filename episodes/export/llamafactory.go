@@ -60,25 +60,39 @@ func LlamaFactory(rec *trajlog.Record, o ChatOptions) (LFExample, error) {
 		b, _ := json.Marshal(tools.Recorded(rec.Tools).Definitions())
 		ex.Tools = string(b)
 	}
+	ex.Conversations, err = lfTurns(append(Prompt(rec), done...))
+	return ex, err
+}
+
+// lfTurns writes messages as sharegpt turns: system, human, gpt or
+// function_call (lfAssistant), and the answers to one turn's calls as one
+// observation turn.
+func lfTurns(msgs []Message) ([]LFTurn, error) {
+	var out []LFTurn
 	var answers []string
-	for _, m := range append(Prompt(rec), done...) {
+	flush := func() {
+		if answers != nil {
+			out = append(out, LFTurn{"observation", strings.Join(answers, lfObservationSep)})
+			answers = nil
+		}
+	}
+	for _, m := range msgs {
 		if m.Role == "tool" {
 			answers = append(answers, m.Content)
 			continue
 		}
-		if answers != nil {
-			ex.Conversations = append(ex.Conversations, LFTurn{"observation", strings.Join(answers, lfObservationSep)})
-			answers = nil
-		}
+		flush()
 		turn := LFTurn{From: map[string]string{"system": "system", "user": "human", "assistant": "gpt"}[m.Role], Value: m.Content}
 		if m.Role == "assistant" {
+			var err error
 			if turn, err = lfAssistant(m); err != nil {
-				return LFExample{}, err
+				return nil, err
 			}
 		}
-		ex.Conversations = append(ex.Conversations, turn)
+		out = append(out, turn)
 	}
-	return ex, nil
+	flush()
+	return out, nil
 }
 
 // lfAssistant is an assistant message as a gpt turn (its reasoning and
@@ -129,10 +143,13 @@ const DatasetInfoFile = "dataset_info.json"
 // DatasetInfo is one dataset's description in LLaMA-Factory's
 // dataset_info.json.
 type DatasetInfo struct {
-	FileName   string            `json:"file_name"`
-	Formatting string            `json:"formatting"`
-	Columns    map[string]string `json:"columns"`
-	Tags       map[string]string `json:"tags"`
+	FileName   string `json:"file_name"`
+	Formatting string `json:"formatting"`
+	// Ranking marks preference data (chosen and rejected columns), for
+	// LLaMA-Factory's DPO stage; left out for sft.
+	Ranking bool              `json:"ranking,omitempty"`
+	Columns map[string]string `json:"columns"`
+	Tags    map[string]string `json:"tags"`
 }
 
 // DatasetInfoEntry describes an sft file of the llamafactory target,

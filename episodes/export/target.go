@@ -10,14 +10,17 @@ import (
 //   - trl (the default): the OpenAI chat shape as Hugging Face chat
 //     templates take it through TRL's trainers: arguments as objects
 //     (ArgumentsString for templates that concatenate them), tool turns
-//     naming their tool, reasoning_content beside the content;
+//     naming their tool, reasoning beside the content (under
+//     reasoning_content, or thinking: ChatOptions.ReasoningKey);
 //   - openai: an OpenAI fine-tuning file: arguments as JSON strings, no
 //     reasoning (its format has no field for it);
 //   - llamafactory: LLaMA-Factory's sharegpt layout (LFExample), whose
 //     every value is a string, with a dataset_info.json entry beside the
 //     file (DatasetInfoEntry).
 //
-// dpo writes TRL's conversational preference format, with trl's messages.
+// dpo writes TRL's conversational preference format, with trl's messages
+// (the default), or, for llamafactory, LLaMA-Factory's sharegpt ranking
+// layout (LFPair).
 const (
 	TargetTRL          = "trl"
 	TargetOpenAI       = "openai"
@@ -28,8 +31,8 @@ const (
 func Targets() []string { return []string{TargetTRL, TargetOpenAI, TargetLlamaFactory} }
 
 // ResolveTarget checks target against format and returns the one to
-// write: for sft, target or trl when it is empty; for dpo, trl (the only
-// one); for raw, none.
+// write: for sft, target or trl when it is empty; for dpo, trl or
+// llamafactory (trl when it is empty); for raw, none.
 func ResolveTarget(format, target string) (string, error) {
 	switch format {
 	case FormatSFT:
@@ -41,10 +44,13 @@ func ResolveTarget(format, target string) (string, error) {
 		}
 		return target, nil
 	case FormatDPO:
-		if target != "" && target != TargetTRL {
-			return "", fmt.Errorf("dpo writes TRL's preference format only: --target trl or no --target, not %q", target)
+		switch target {
+		case "", TargetTRL:
+			return TargetTRL, nil
+		case TargetLlamaFactory:
+			return target, nil
 		}
-		return TargetTRL, nil
+		return "", fmt.Errorf("dpo writes TRL's or LLaMA-Factory's preference format: --target trl (the default) or llamafactory, not %q", target)
 	default:
 		if target != "" {
 			return "", fmt.Errorf("%s takes no target (got %q): targets shape sft and dpo messages", format, target)
@@ -79,6 +85,14 @@ type ChatOptions struct {
 	// that hold one call per assistant message (Llama-3.x, gpt-oss). The
 	// turn's content and reasoning go with its first call.
 	SplitCalls bool
+	// Template names the chat template the trl rows are for (one of
+	// TemplateNames, or with its _training suffix); it sets
+	// ReasoningKey to the key the template reads, and fits the rows
+	// where the template would raise on them (fitTemplate). Empty: none.
+	Template string
+	// ReasoningKey is the key of an assistant message's reasoning, for
+	// trl: reasoning_content (the default) or thinking (ReasoningKeys).
+	ReasoningKey string
 }
 
 // Resolve checks o against its (resolved) target and fills in the
@@ -105,5 +119,5 @@ func (o ChatOptions) Resolve() (ChatOptions, error) {
 	default:
 		return o, fmt.Errorf("unknown text action rendering %q (want calls or text)", o.TextActions)
 	}
-	return o, nil
+	return o.resolveReasoning()
 }

@@ -15,12 +15,14 @@ import (
 // LFAttr is a dataset's attributes as parser.py's DatasetAttr holds them.
 type LFAttr struct {
 	Formatting string
-	Columns    map[string]string // messages, tools, system, ...
+	Ranking    bool              // preference data: chosen and rejected columns
+	Columns    map[string]string // messages, tools, system, chosen, rejected, ...
 	Tags       map[string]string // role_tag, content_tag, user_tag, ...
 }
 
 // LFDatasetAttr reads one entry of dataset_info.json as DatasetAttr.join
-// does (parser.py:72-90): formatting defaults to "alpaca"; when the entry
+// does (parser.py:72-90): formatting defaults to "alpaca", ranking to
+// false (parser.py:73-74); when the entry
 // has "columns" every column it leaves out is None, and when it has
 // "tags" every tag it leaves out is None (set_attr, parser.py:69-70),
 // not the class default.
@@ -32,6 +34,7 @@ func LFDatasetAttr(entry map[string]any) LFAttr {
 	if f, ok := entry["formatting"].(string); ok {
 		a.Formatting = f
 	}
+	a.Ranking, _ = entry["ranking"].(bool)
 	if cols, ok := entry["columns"].(map[string]any); ok {
 		a.Columns = strings2(cols)
 	}
@@ -60,8 +63,10 @@ type LFExample struct {
 
 // LlamaFactorySharegpt converts one row, as LoadJSONLines gave it back,
 // as SharegptDatasetConverter does (converter.py:134-227) for an SFT
-// (not ranking) dataset. It returns an error where the converter would
-// log "Skipping this abnormal example" and train on nothing.
+// dataset or (a.Ranking) a pairwise one, whose Response is then the
+// chosen and the rejected turn. It returns an error where the converter
+// would log "Skipping this abnormal example" and train on nothing, or
+// would not read the row as a pair.
 func LlamaFactorySharegpt(a LFAttr, ex map[string]any) (*LFExample, error) {
 	if a.Formatting != "sharegpt" {
 		return nil, fmt.Errorf("formatting %q, not sharegpt", a.Formatting)
@@ -94,11 +99,18 @@ func LlamaFactorySharegpt(a LFAttr, ex map[string]any) (*LFExample, error) {
 		}
 		aligned = append(aligned, map[string]string{"role": roles[from], "content": content})
 	}
-	// converter.py:173-177: an SFT example has an even number of turns.
-	if len(aligned)%2 != 0 || len(aligned) == 0 {
-		return nil, fmt.Errorf("invalid message count: %d turns after the system prompt", len(aligned))
+	// converter.py:173-177: an SFT example has an even number of turns, a ranking one an odd number.
+	if a.Ranking && len(aligned)%2 == 0 || !a.Ranking && (len(aligned)%2 != 0 || len(aligned) == 0) {
+		return nil, fmt.Errorf("invalid message count: %d turns after the system prompt (ranking %v)", len(aligned), a.Ranking)
 	}
 	out.Prompt, out.Response = aligned[:len(aligned)-1], aligned[len(aligned)-1:] // converter.py:214-216
+	if a.Ranking {
+		pair, err := lfPairTurns(a, ex, roles, accept[1])
+		if err != nil {
+			return nil, err
+		}
+		out.Prompt, out.Response = aligned, pair // converter.py:203-213
+	}
 	// converter.py:222: the tools column is passed on as it is.
 	if col := a.Columns["tools"]; col != "" {
 		tools, ok := ex[col].(string)
@@ -106,6 +118,36 @@ func LlamaFactorySharegpt(a LFAttr, ex map[string]any) (*LFExample, error) {
 			return nil, fmt.Errorf("tools is %T: ToolFormatter json.loads a string (formatter.py:149-153)", ex[col])
 		}
 		out.Tools = tools
+	}
+	return out, nil
+}
+
+// lfPairTurns reads a ranking row's chosen and rejected turns as
+// converter.py:182-213 does: a row with a bool kto_tag is a KTO example,
+// not a pair; each of the two columns must be a dict (else the row is
+// read as a normal example, its last turn the response), whose role tag
+// is an assistant or function tag (else the example is broken).
+func lfPairTurns(a LFAttr, ex map[string]any, roles map[string]string, even []string) ([]map[string]string, error) {
+	if col := a.Columns["kto_tag"]; col != "" {
+		if _, ok := ex[col].(bool); ok {
+			return nil, fmt.Errorf("kto_tag %s is a bool: a KTO example, not a pair (converter.py:182)", col)
+		}
+	}
+	var out []map[string]string
+	for _, key := range []string{"chosen", "rejected"} {
+		turn, ok := ex[a.Columns[key]].(map[string]any)
+		if a.Columns[key] == "" || !ok {
+			return nil, fmt.Errorf("%s column %q is %T, not a dict: not read as a pair (converter.py:189-193)", key, a.Columns[key], ex[a.Columns[key]])
+		}
+		from, _ := turn[a.Tags["role_tag"]].(string)
+		if from == "" || (from != even[0] && from != even[1]) {
+			return nil, fmt.Errorf("invalid role tag: %s is %q, want one of %v (converter.py:196-201)", key, from, even)
+		}
+		content, ok := turn[a.Tags["content_tag"]].(string)
+		if !ok {
+			return nil, fmt.Errorf("%s: %s is %T, not a string", key, a.Tags["content_tag"], turn[a.Tags["content_tag"]])
+		}
+		out = append(out, map[string]string{"role": roles[from], "content": content})
 	}
 	return out, nil
 }

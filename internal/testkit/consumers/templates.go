@@ -76,29 +76,52 @@ type Template struct {
 	// is no generation prompt, but the tool outputs' closing tag is
 	// written only before an assistant message without calls.
 	ThinkPrompt string
+	// ThinkingExact: the generation prompt opens a <think> block unless
+	// enable_thinking is false, and then writes an empty one, as an
+	// assistant message writes its reasoning or, without any, an empty
+	// block: a completion starts where the prompt ends only when it
+	// carries reasoning exactly when thinking is on.
+	ThinkingExact string
+	// Reasoning is the key of an assistant message's reasoning the
+	// template renders (reasoning_content or thinking; "" for none, and
+	// then reasoning under either key is dropped): reasoning under the
+	// other key vanishes, by ReasoningRule.
+	Reasoning, ReasoningRule string
+	// CallsAndThinking: the template raises on an assistant message with
+	// calls that has both text and thinking.
+	CallsAndThinking string
 	// Generation: where the _training variant wraps the assistant's
 	// output in {% generation %}; "" for a template without one.
 	Generation string
 }
 
+// Reasoning keys (Template.Reasoning).
+const (
+	KeyReasoningContent = "reasoning_content"
+	KeyThinking         = "thinking"
+)
+
 // Templates are the chat templates of the families docs/trajectories-
 // offline.md lists: Qwen2.5, Qwen3, Qwen3-Instruct-2507, Qwen3.5 (the
 // thinking and the non-thinking default), Qwen3.6, Llama-3.1, Llama-3.2,
-// gpt-oss, GLM-4-MoE and DeepSeek-V3, each with the generation spans of
-// its _training variant where TRL has one. The _training variants render
-// as the originals but for those spans, except DeepSeek-V3's, which
-// writes the arguments with tojson (deepseekv3_training:1-7): it is
-// listed apart.
+// gpt-oss, GLM-4-MoE, DeepSeek-V3, Nemotron-3-Nano and LFM2.5, each with
+// the generation spans of its _training variant where TRL has one
+// (LFM2.5's own template has them). The _training variants render as
+// the originals but for those spans, except DeepSeek-V3's, which writes
+// the arguments with tojson (deepseekv3_training:1-7): it is listed
+// apart.
 func Templates() []Template {
 	qwen35 := func(name string, offOnly bool) Template {
 		return Template{Name: name, Args: ArgsObject, ArgsRule: name + ":120 (tool_call.arguments|items)",
 			UserQuery: name + ":67-85", LastQuery: name + ":67-76,100-104", ThinkingPrompt: name + ":147-153",
-			ThinkingOffOnly: offOnly, Generation: name + "_training:108-136"}
+			ThinkingOffOnly: offOnly, Reasoning: KeyReasoningContent, ReasoningRule: name + ":90-101",
+			Generation: name + "_training:108-136"}
 	}
 	return []Template{
 		{Name: "qwen2_5", Args: ArgsObject, ArgsRule: "qwen2_5:36 (tool_call.arguments | tojson)", Generation: "qwen2_5_training:31-50"},
 		{Name: "qwen3", Args: ArgsEither, ArgsRule: "qwen3:63-67", LastQuery: "qwen3:17-23,43-50",
-			ThinkingPrompt: "qwen3:84-88", ThinkingOffOnly: true, Generation: "qwen3_training:51-73"},
+			ThinkingPrompt: "qwen3:84-88", ThinkingOffOnly: true, Reasoning: KeyReasoningContent, ReasoningRule: "qwen3:34-50",
+			Generation: "qwen3_training:51-73"},
 		{Name: "qwen3_instruct_2507", Args: ArgsEither, ArgsRule: "qwen3_instruct_2507:38-42", Generation: "qwen3_instruct_2507_training:34-56"},
 		qwen35("qwen3_5_think", true),
 		qwen35("qwen3_5_nothink", false),
@@ -108,14 +131,22 @@ func Templates() []Template {
 		{Name: "llama3_2", Args: ArgsObject, ArgsRule: "llama3_2:78 (tool_call.arguments | tojson)",
 			CallsKey: "llama3_2:68-70", OneCall: "llama3_2:71-72"},
 		{Name: "gptoss", Args: ArgsObject, ArgsRule: "gptoss:299 (tool_call.arguments|tojson)", CallsKey: "gptoss:273",
-			FirstCallOnly: "gptoss:283-285", ToolAfterCall: "gptoss:318-319", FinalDropsAnalysis: "gptoss:277-281,291-292",
+			FirstCallOnly: "gptoss:283-285", ToolAfterCall: "gptoss:318-319", FinalDropsAnalysis: "gptoss:277-281,291-294",
+			Reasoning: KeyThinking, ReasoningRule: "gptoss:268-272,289-294,305-306", CallsAndThinking: "gptoss:289-290",
 			Generation: "gptoss_training:278-323"},
 		{Name: "glm4moe", Args: ArgsObject, ArgsRule: "glm4moe:74-75 (_args.items())", LastQuery: "glm4moe:38-43,60-64",
-			ThinkingPrompt: "glm4moe:101-102", ThinkingOffOnly: true, Generation: "glm4moe_training:61-89"},
+			ThinkingPrompt: "glm4moe:101-102", ThinkingOffOnly: true, Reasoning: KeyReasoningContent, ReasoningRule: "glm4moe:50-64",
+			Generation: "glm4moe_training:61-89"},
 		{Name: "deepseekv3", Args: ArgsString, ArgsRule: "deepseekv3:1 (+ tool['function']['arguments'] +)",
 			CallsKey: "deepseekv3:1 ('tool_calls' in message)", ThinkPrompt: "deepseekv3:1 (<｜Assistant｜><think>, <｜tool▁outputs▁end｜>)"},
 		{Name: "deepseekv3_training", Args: ArgsObject, ArgsRule: "deepseekv3_training:1-7 (| tojson)",
 			CallsKey: "deepseekv3_training:8", ThinkPrompt: "deepseekv3_training:8", Generation: "deepseekv3_training:8"},
+		{Name: "nemotron_3_nano", Args: ArgsObject, ArgsRule: "nemotron_3_nano:150 (tool_call.arguments|items)",
+			LastQuery: "nemotron_3_nano:34-39,123,161", ThinkingExact: "nemotron_3_nano:12,107-119,198-203",
+			Reasoning: KeyReasoningContent, ReasoningRule: "nemotron_3_nano:107-108", Generation: "nemotron_3_nano_training:128-188"},
+		{Name: "lfm2_2_5", Args: ArgsObject, ArgsRule: "lfm2_2_5:38 (func_args.items())",
+			CallsKey: "lfm2_2_5:98 (message.tool_calls is defined)", LastQuery: "lfm2_2_5:69-73,78,85-89",
+			Reasoning: KeyThinking, ReasoningRule: "lfm2_2_5:78-79", Generation: "lfm2_2_5:77-105"},
 	}
 }
 
@@ -167,6 +198,9 @@ func (t Template) checkMessage(i int, m map[string]any) error {
 	if t.CallsKey != "" && has && len(calls) == 0 {
 		return fmt.Errorf("%s: message %d: tool_calls is %v: the template tests for the key and then reads the calls", t.CallsKey, i, raw)
 	}
+	if err := t.checkReasoning(i, m, len(calls) > 0); err != nil {
+		return err
+	}
 	if t.OneCall != "" && has && len(calls) != 1 {
 		return fmt.Errorf("%s: message %d: %d calls in one message raise (\"only supports single tool-calls at once\")", t.OneCall, i, len(calls))
 	}
@@ -179,6 +213,22 @@ func (t Template) checkMessage(i int, m map[string]any) error {
 		if err := t.checkArguments(fn["arguments"]); err != nil {
 			return fmt.Errorf("%s: message %d, call %d: %w", t.ArgsRule, i, j, err)
 		}
+	}
+	return nil
+}
+
+// checkReasoning checks an assistant message's reasoning against
+// t.Reasoning and t.CallsAndThinking.
+func (t Template) checkReasoning(i int, m map[string]any, called bool) error {
+	for _, key := range []string{KeyReasoningContent, KeyThinking} {
+		r, _ := m[key].(string)
+		if t.Reasoning != "" && key != t.Reasoning && strings.TrimSpace(r) != "" {
+			return fmt.Errorf("%s: message %d: reasoning under %s is not rendered: the template reads %s", t.ReasoningRule, i, key, t.Reasoning)
+		}
+	}
+	c, _ := m["content"].(string)
+	if th, _ := m[KeyThinking].(string); t.CallsAndThinking != "" && called && c != "" && th != "" {
+		return fmt.Errorf("%s: message %d: a call message with both text and thinking raises", t.CallsAndThinking, i)
 	}
 	return nil
 }
@@ -219,6 +269,9 @@ func (t Template) CheckPair(prompt, completion []map[string]any, kwargs map[stri
 		if t.ThinkingPrompt != "" && reasons(m) && !thinkingOn(kwargs, t.ThinkingOffOnly) {
 			return fmt.Errorf("%s: the generation prompt closes an empty <think> block, and the completion opens one with its reasoning", t.ThinkingPrompt)
 		}
+		if on := thinkingOn(kwargs, true); t.ThinkingExact != "" && reasons(m) != on {
+			return fmt.Errorf("%s: with enable_thinking %v the generation prompt ends otherwise than a completion with reasoning %v begins", t.ThinkingExact, on, reasons(m))
+		}
 	}
 	return nil
 }
@@ -240,8 +293,9 @@ func (t Template) checkThinkPrompt(prompt []map[string]any, m map[string]any) er
 }
 
 // analysisShown reports whether prompt has a call message with content
-// after its last assistant message without calls: gpt-oss writes that
-// content only while no assistant message without calls follows it.
+// or thinking after its last assistant message without calls: gpt-oss
+// writes either only while no assistant message without calls follows
+// it.
 func analysisShown(prompt []map[string]any) bool {
 	shown := false
 	for _, m := range prompt {
@@ -249,14 +303,15 @@ func analysisShown(prompt []map[string]any) bool {
 			continue
 		}
 		c, _ := m["content"].(string)
-		shown = callsIn([]map[string]any{m}) && (shown || c != "")
+		th, _ := m[KeyThinking].(string)
+		shown = callsIn([]map[string]any{m}) && (shown || c != "" || th != "")
 	}
 	return shown
 }
 
-// reasons reports whether m carries reasoning a Qwen3 or GLM template
-// writes as its <think> block: reasoning_content, or a </think> in the
-// content.
+// reasons reports whether m carries reasoning a Qwen3, GLM or
+// Nemotron template writes as its <think> block: reasoning_content, or a
+// </think> in the content.
 func reasons(m map[string]any) bool {
 	r, _ := m["reasoning_content"].(string)
 	c, _ := m["content"].(string)
