@@ -22,7 +22,7 @@ func (b *consoleBounds) register(fs *flag.FlagSet, prefix string) {
 	fs.DurationVar(&b.writeTimeout, prefix+"write-timeout", console.DefaultWriteTimeout,
 		"how long the web console may take to write one page to a browser before the request is cut")
 	fs.IntVar(&b.loginFailures, prefix+"login-failures", console.DefaultLoginFailures,
-		"wrong tokens the web console's login form takes a minute, over all clients; past them every login gets 429 for a while")
+		"wrong tokens the web console's login form takes a minute from each client address; past them that address's logins get 429 for a while")
 }
 
 func (b *consoleBounds) check(prefix string) error {

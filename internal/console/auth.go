@@ -87,9 +87,10 @@ func (c *Console) loginForm(w http.ResponseWriter, r *http.Request) {
 }
 
 // login checks the token posted by the form and sets the session cookie.
-// Wrong tokens are taken at Config.LoginFailures a minute: past them
-// every login is refused (429) until the minute's share has come back,
-// so that the token cannot be guessed at the network's speed.
+// Wrong tokens are taken at Config.LoginFailures a minute from each
+// client (loginLimits): past them that client's logins are refused (429)
+// until its share has come back, so that the token cannot be guessed at
+// the network's speed, and a guesser never locks out another client.
 func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	got := r.PostFormValue("token")
@@ -98,16 +99,16 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := c.cfg.Now()
-	if left := c.guesses.TokensAt(now); left < 1 {
-		wait := strconv.Itoa(int((1-left)/float64(c.guesses.Limit())) + 1) // seconds until one more is taken
+	if d := c.guesses.wait(r, now); d > 0 {
+		wait := strconv.Itoa(int(d/time.Second) + 1)
 		w.Header().Set("Retry-After", wait)
 		c.render(w, http.StatusTooManyRequests, "login", messageView{frame{Title: "Log in"}, fmt.Sprintf(
-			"Too many wrong tokens: the console takes %d a minute, then refuses every login for a while; try again in %s s.",
+			"Too many wrong tokens from this address: the console takes %d a minute from each, then refuses its logins for a while; try again in %s s.",
 			c.cfg.LoginFailures, wait)})
 		return
 	}
 	if subtle.ConstantTimeCompare([]byte(got), []byte(c.cfg.Token)) != 1 {
-		c.guesses.AllowN(now, 1)
+		c.guesses.failed(r, now)
 		c.render(w, http.StatusUnauthorized, "login", messageView{frame{Title: "Log in"},
 			"That is not the server's token (its --token)."})
 		return

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"go.uber.org/zap"
-	"golang.org/x/time/rate"
 
 	"github.com/sqlgym/sqlgym/internal/rollout/report"
 )
@@ -27,8 +26,9 @@ const (
 	MaxPageSize        = 500            // the most episodes one list page shows
 	DefaultMaxOffset   = 100_000        // how far into a filtered list a page may start
 	// DefaultLoginFailures is how many wrong tokens the login form takes
-	// a minute (in a burst as large); past them every login, right or
-	// wrong, gets 429 until the minute's share comes back.
+	// a minute from each client (in a burst as large); past them the
+	// client's logins, right or wrong, get 429 until its share comes
+	// back.
 	DefaultLoginFailures = 10
 	// DefaultMaxReports is how many report pages are computed at once:
 	// each reads the whole store; one more gets 503.
@@ -71,7 +71,7 @@ type Console struct {
 	cfg      Config
 	pages    map[string]*template.Template
 	sessions *sessions
-	guesses  *rate.Limiter // wrong tokens the login form still takes
+	guesses  *loginLimits  // wrong tokens the login form still takes, per client
 	reports  chan struct{} // a room per report page being computed
 	mux      *http.ServeMux
 }
@@ -110,7 +110,7 @@ func New(cfg Config) (*Console, error) {
 		return nil, err
 	}
 	c := &Console{cfg: cfg, pages: pages, sessions: newSessions(cfg.MaxSessions, cfg.SessionTTL, cfg.Now),
-		guesses: rate.NewLimiter(rate.Limit(float64(cfg.LoginFailures)/60), cfg.LoginFailures),
+		guesses: newLoginLimits(cfg.LoginFailures, DefaultLoginClients),
 		reports: make(chan struct{}, cfg.MaxReports)}
 	c.routes()
 	return c, nil
