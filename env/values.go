@@ -43,13 +43,20 @@ type ValueMatches struct {
 }
 
 // PartialColumn is a column whose distinct text values the index holds
-// only in part: its most frequent ones (values held by as many rows, in
-// the order of their text), as many as a bound left room for.
+// only in part: its most frequent ones, as many as a bound left room for.
+// The cut falls among the values held by TieRows rows: every value held
+// by more rows is indexed and, of the TieTotal held by TieRows rows,
+// TieKept (0 when the cut fell just before them), chosen by a hash of
+// their text, so that they are an unbiased sample of the tie, the same
+// at every build.
 type PartialColumn struct {
 	Table, Column string
 	Indexed       int64  // distinct values indexed
 	Distinct      int64  // distinct text values the column holds
 	Bound         string // the bound that cut it, as a reply names it
+	TieRows       int64  // the rows that hold each value of the tie the cut fell in
+	TieKept       int64  // values of the tie indexed
+	TieTotal      int64  // distinct values of the tie
 }
 
 // ValueSearcher finds stored values of the databases of datasets, by

@@ -22,6 +22,8 @@ func conformErrors(w *wire) {
 	w.fails("episode.reset", `{"task_id":"t/none"}`, schemas.CodeTaskNotFound)
 	w.fails("episode.reset", `{"dataset":"none"}`, schemas.CodeTaskNotFound)
 	w.fails("tasks.list", `{"dataset":"none"}`, schemas.CodeTaskNotFound)
+	w.fails("tasks.schema", `{"task_id":"t/none"}`, schemas.CodeTaskNotFound)
+	w.fails("tasks.schema", `{"task_id":"none/count"}`, schemas.CodeTaskNotFound)
 	w.fails("episode.step", stepParams("ep_none", toolAction("submit", sqlArgs("SELECT 1"))), schemas.CodeEpisodeNotFound)
 	w.fails("episode.close", `{"episode_id":"ep_none"}`, schemas.CodeEpisodeNotFound)
 	w.fails("episode.get", `{"episode_id":"ep_none"}`, schemas.CodeEpisodeNotFound)
@@ -32,6 +34,9 @@ func conformErrors(w *wire) {
 		{"tasks.list", `{"offset":-1}`},
 		{"tasks.list", `{"limit":"5"}`},
 		{"tasks.list", `{"datset":"t"}`},
+		{"tasks.schema", `{}`},
+		{"tasks.schema", `{"task_id":7}`},
+		{"tasks.schema", `{"task_id":"t/count","tables":true}`},
 		{"episode.reset", `{"tags":[1]}`},
 		{"episode.reset", `{"reward":{"final":{"corect":1}}}`},
 		{"episode.reset", `{"reward":{"match":"fuzzy"}}`},

@@ -67,7 +67,7 @@ type coverage struct {
 	toolCodes map[string]bool
 }
 
-// conformInfo checks server.info and tasks.list, over the socket and over
+// conformInfo checks server.info, tasks.list and tasks.schema, over the socket and over
 // POST /v1/rpc, and the tools and reward spec server.info serves.
 func conformInfo(w *wire, h *harness) {
 	var info struct {
@@ -84,6 +84,12 @@ func conformInfo(w *wire, h *harness) {
 		w.ok("tasks.list", params, nil)
 	}
 	w.v.postRPC(h, "tasks.list", `{"limit":2}`)
+	var sch schemas.TasksSchemaResult
+	w.ok("tasks.schema", `{"task_id":"t/count"}`, &sch)
+	if got, want := fmt.Sprint(sch), "{t/count t shop sqlite [{items [{id INTEGER} {name TEXT} {price REAL} {category TEXT}]} {one [{x INTEGER}]}]}"; got != want {
+		w.v.t.Errorf("tasks.schema of t/count = %s, want %s", got, want)
+	}
+	w.v.postRPC(h, "tasks.schema", `{"task_id":"t/count"}`)
 }
 
 // play is one episode: a reset, its actions, and how it must end ("" for

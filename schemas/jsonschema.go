@@ -29,7 +29,7 @@ const JSONSchemaSuffix = ".schema.json"
 // JSONSchemaFiles returns the generated JSON Schemas (draft 2020-12) as a
 // file system holding NAME.schema.json at its root, one per message:
 // METHOD.params and METHOD.result for each method (server.info,
-// tasks.list, episode.reset, episode.step, episode.close, episode.get),
+// tasks.list, tasks.schema, episode.reset, episode.step, episode.close, episode.get),
 // rpc.request, rpc.response and rpc.error for the JSON-RPC envelope, and
 // reward_spec, trajectory and tool.
 func JSONSchemaFiles() fs.FS {

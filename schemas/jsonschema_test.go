@@ -20,7 +20,7 @@ func TestJSONSchemaNames(t *testing.T) {
 		t.Errorf("JSONSchemaNames() = %v, not sorted", names)
 	}
 	want := []string{"rpc.request", "rpc.response", "rpc.error", "reward_spec", "trajectory", "tool"}
-	for _, m := range []string{schemas.MethodServerInfo, schemas.MethodTasksList, schemas.MethodReset,
+	for _, m := range []string{schemas.MethodServerInfo, schemas.MethodTasksList, schemas.MethodTasksSchema, schemas.MethodReset,
 		schemas.MethodStep, schemas.MethodClose, schemas.MethodEpisodeGet} {
 		want = append(want, m+".params", m+".result")
 	}

@@ -89,19 +89,38 @@ func indexNote(m *env.ValueMatches, dialect env.Dialect) string {
 const partialNotes = 5
 
 // partialNote names the columns searched that the index holds in part:
-// how many of their distinct values it holds, which ones, and the bound
+// how many of their distinct values it keeps, which ones, and the bound
 // that cut them; a value not found there may still be stored.
 func partialNote(cols []env.PartialColumn, dialect env.Dialect) string {
 	parts := make([]string, 0, partialNotes)
 	for _, c := range cols[:min(len(cols), partialNotes)] {
-		parts = append(parts, fmt.Sprintf("%s.%s: %s of %s distinct values indexed, the most frequent (cut by %s)",
-			quoteIdent(c.Table, dialect), quoteIdent(c.Column, dialect), grouped(float64(c.Indexed)), grouped(float64(c.Distinct)), c.Bound))
+		parts = append(parts, fmt.Sprintf("%s.%s: %s of %s distinct values kept%s (cut by %s)",
+			quoteIdent(c.Table, dialect), quoteIdent(c.Column, dialect), grouped(float64(c.Indexed)), grouped(float64(c.Distinct)),
+			whichKept(c), c.Bound))
 	}
 	if n := len(cols) - len(parts); n > 0 {
 		parts = append(parts, fmt.Sprintf("and %d more %s", n, plural(n, "column", "columns")))
 	}
-	return strings.Join(parts, "; ") + " (values held by as many rows are taken in text order); " +
-		"a value not found in such a column may still be stored there: look for it with execute_sql"
+	return strings.Join(parts, "; ") + "; a value not found in such a column may still be stored there: look for it with execute_sql"
+}
+
+// whichKept says which values a column cut kept: the most frequent, and
+// of the values held by as many rows where the cut fell, a sample chosen
+// by a hash of their text ("" when it kept none).
+func whichKept(c env.PartialColumn) string {
+	rows := func(n int64) string { return grouped(float64(n)) + " " + plural(int(n), "row", "rows") }
+	switch {
+	case c.Indexed == 0:
+		return ""
+	case c.TieRows == 0:
+		return ", the most frequent"
+	case c.TieKept == 0:
+		return ", the most frequent: every one held by more than " + rows(c.TieRows)
+	case c.TieKept == c.Indexed:
+		return fmt.Sprintf(", a sample (by a hash of the text) of the %s held by %s", grouped(float64(c.TieTotal)), rows(c.TieRows))
+	}
+	return fmt.Sprintf(": every one held by more than %s, and a sample (by a hash of the text) of %s of the %s held by %s",
+		rows(c.TieRows), grouped(float64(c.TieKept)), grouped(float64(c.TieTotal)), rows(c.TieRows))
 }
 
 func plural(n int, one, many string) string {

@@ -53,8 +53,9 @@ func TestSearchValuesGolden(t *testing.T) {
 }
 
 // TestSearchValuesSaysWhatIsLeftOut checks that the observation tells
-// the model of the columns indexed in part (how many values, which ones,
-// what cut them, where to look instead) and of long values.
+// the model of the columns indexed in part (how many values, which ones:
+// the most frequent and a sample of the tie the cut fell in; what cut
+// them, where to look instead) and of long values.
 func TestSearchValuesSaysWhatIsLeftOut(t *testing.T) {
 	r, target := demoTarget(t, valueindex.Config{MaxDistinct: 3, MaxValueChars: 12, MaxValues: 5})
 	res, err := r.SearchValues(context.Background(), target, &SearchValuesArgs{Query: "Leeds"})
@@ -62,13 +63,37 @@ func TestSearchValuesSaysWhatIsLeftOut(t *testing.T) {
 		t.Fatalf("%v %+v", err, res.Error)
 	}
 	for _, want := range []string{
-		"Note: authors.name: 3 of 23 distinct values indexed, the most frequent (cut by --value-index-max-distinct, 3 values per column)",
-		"distinct values indexed, the most frequent (cut by --value-index-max-values, 5 values per database)",
-		"and 5 more columns (values held by as many rows are taken in text order); " +
-			"a value not found in such a column may still be stored there: look for it with execute_sql",
+		"Note: authors.name: 3 of 23 distinct values kept, a sample (by a hash of the text) of the 23 held by 1 row " +
+			"(cut by --value-index-max-distinct, 3 values per column)",
+		"authors.country: 2 of 11 distinct values kept: every one held by more than 1 row, and a sample (by a hash of the text) " +
+			"of 1 of the 8 held by 1 row (cut by --value-index-max-values, 5 values per database)",
+		"books.title: 0 of 56 distinct values kept (cut by --value-index-max-values, 5 values per database)",
+		"and 5 more columns; a value not found in such a column may still be stored there: look for it with execute_sql",
 		"very long values are not searched"} {
 		if !strings.Contains(res.Content, want) {
 			t.Errorf("observation lacks %q:\n%s", want, res.Content)
+		}
+	}
+}
+
+// TestWhichKept checks how a column cut is said to have been cut: a
+// sample of the values that tie where the cut fell, beside every value
+// held by more rows, or the most frequent alone when the cut fell
+// between two counts of rows.
+func TestWhichKept(t *testing.T) {
+	for _, tt := range []struct {
+		c    env.PartialColumn
+		want string
+	}{
+		{env.PartialColumn{Indexed: 4000, Distinct: 10_000_000, TieRows: 1, TieKept: 4000, TieTotal: 10_000_000},
+			", a sample (by a hash of the text) of the 10,000,000 held by 1 row"},
+		{env.PartialColumn{Indexed: 60, Distinct: 500, TieRows: 2, TieKept: 10, TieTotal: 300},
+			": every one held by more than 2 rows, and a sample (by a hash of the text) of 10 of the 300 held by 2 rows"},
+		{env.PartialColumn{Indexed: 50, Distinct: 500, TieRows: 3, TieTotal: 300}, ", the most frequent: every one held by more than 3 rows"},
+		{env.PartialColumn{Distinct: 500, TieRows: 9, TieTotal: 300}, ""},
+	} {
+		if got := whichKept(tt.c); got != tt.want {
+			t.Errorf("whichKept(%+v) = %q, want %q", tt.c, got, tt.want)
 		}
 	}
 }

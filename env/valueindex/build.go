@@ -23,7 +23,8 @@ import (
 const schemaSQL = `
 CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE cols(id INTEGER PRIMARY KEY, tbl TEXT NOT NULL, col TEXT NOT NULL,
-  indexed INTEGER NOT NULL, distinct_values INTEGER NOT NULL, bound TEXT NOT NULL, long_skipped INTEGER NOT NULL);
+  indexed INTEGER NOT NULL, distinct_values INTEGER NOT NULL, bound TEXT NOT NULL, long_skipped INTEGER NOT NULL,
+  tie_rows INTEGER NOT NULL, tie_kept INTEGER NOT NULL, tie_total INTEGER NOT NULL);
 CREATE TABLE vals(id INTEGER PRIMARY KEY, col_id INTEGER NOT NULL, value TEXT NOT NULL, nrows INTEGER NOT NULL,
   nwords INTEGER NOT NULL, ngrams INTEGER NOT NULL);
 CREATE VIRTUAL TABLE words USING fts4(content="", body, tokenize=simple);

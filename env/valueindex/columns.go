@@ -29,12 +29,12 @@ type builder struct {
 type buildCol struct {
 	id          int64 // its row of cols: 1, 2, ... in order
 	table, name string
-	text        bool  // it may hold text (every column in SQLite)
-	read        int64 // rows of its values' stream taken up to where it was cut
-	indexed     int64 // values indexed
-	distinct    int64 // distinct text values it holds
-	long        int64 // of them, longer than MaxValueChars
-	cost, need  int64 // the cost of the values indexed, and of all it could index
+	text        bool      // it may hold text (every column in SQLite)
+	cut         *cutPoint // where it was cut; nil when whole
+	indexed     int64     // values indexed
+	distinct    int64     // distinct text values it holds
+	long        int64     // of them, longer than MaxValueChars
+	cost, need  int64     // the cost of the values indexed, and of all it could index
 	bound       string
 }
 
@@ -96,8 +96,12 @@ func (b *builder) index(ctx context.Context) error {
 		return err
 	}
 	for _, c := range cols {
-		_, err := b.tx.ExecContext(ctx, "INSERT INTO cols(id, tbl, col, indexed, distinct_values, bound, long_skipped) VALUES (?, ?, ?, ?, ?, ?, ?)",
-			c.id, c.table, c.name, c.indexed, c.distinct, c.bound, c.long)
+		var tie cutPoint
+		if c.cut != nil {
+			tie = *c.cut
+		}
+		_, err := b.tx.ExecContext(ctx, "INSERT INTO cols(id, tbl, col, indexed, distinct_values, bound, long_skipped, tie_rows, tie_kept, tie_total) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			c.id, c.table, c.name, c.indexed, c.distinct, c.bound, c.long, tie.rows, tie.kept, tie.total)
 		if err != nil {
 			return fmt.Errorf("value index: %w", err)
 		}
@@ -128,76 +132,123 @@ func (b *builder) refill(ctx context.Context, cols []*buildCol) error {
 }
 
 // take indexes column c's distinct text values, most frequent first,
-// while their cost fits allow and the other bounds; the first that does
-// not fit cuts the column (c.bound says why). A first read goes on past
-// the cut to count what the column holds; a second (again) starts after
-// the rows the first took and stops at its cut.
+// while their cost fits allow and the other bounds: each group of values
+// held by as many rows is read whole, and the first that does not fit
+// whole keeps those of least tie key that fit and cuts the column there
+// (c.cut, c.bound). A first read goes on past the cut to count what the
+// column holds; a second (again) passes over the values the first kept
+// and stops at its own cut.
 func (b *builder) take(ctx context.Context, c *buildCol, allow int64, again bool) error {
-	var pos int64
-	var ierr error
-	skip, cut := c.read, false
-	c.bound = ""
-	err := b.stream(ctx, c.table, c.name, func(v any, rows int64) bool {
-		pos++
-		if again && pos <= skip {
-			return true
-		}
-		if !again {
-			c.distinct++
-		}
-		s, ok := v.(string)
-		switch {
-		case !ok: // too long
-			if !again {
-				c.long++
-			}
-		case cut:
-			c.need += valueCost(s)
-			return true
-		default:
-			var kept bool
-			if kept, ierr = b.value(ctx, c, s, rows, allow, again); ierr != nil {
-				return false
-			}
-			if !kept {
-				cut = true
-				return !again
-			}
-		}
-		if !cut {
-			c.read = pos
-		}
-		return true
-	})
+	r := &colReader{b: b, c: c, ctx: ctx, allow: allow, again: again, before: c.cut}
+	c.bound, c.cut = "", nil
+	err := b.stream(ctx, c.table, c.name, r.add)
+	if err == nil && r.err == nil && r.g != nil {
+		r.close()
+	}
 	if err == nil {
-		err = ierr
+		err = r.err
 	}
 	return err
 }
 
-// value indexes one value of column c when it fits allow and the other
-// bounds, and tells whether it did; a value without words is passed
-// over (kept: it costs nothing and no search could find it).
-func (b *builder) value(ctx context.Context, c *buildCol, v string, rows, allow int64, again bool) (bool, error) {
-	ws, _ := words(v, maxValueWords)
-	if len(ws) == 0 {
-		return true, nil
+// colReader reads one column's values for take.
+type colReader struct {
+	b       *builder
+	c       *buildCol
+	ctx     context.Context
+	allow   int64
+	again   bool
+	before  *cutPoint // where the first read cut the column (again)
+	g       *tieGroup // the group being read
+	stopped bool      // the column is cut: what follows is only counted
+	err     error
+}
+
+// add reads one value held by rows rows (nil: too long), and says
+// whether to read on.
+func (r *colReader) add(v any, rows int64) bool {
+	c := r.c
+	if r.g != nil && rows != r.g.rows && !r.close() {
+		return false
 	}
-	cost := valueCost(v)
-	if !again {
+	s, ok := v.(string)
+	if !r.again {
+		c.distinct++
+		if !ok {
+			c.long++
+		}
+	}
+	if r.stopped {
+		if ok {
+			c.need += valueCost(s)
+		}
+		return true
+	}
+	if r.g == nil {
+		r.g = r.group(rows)
+	}
+	r.g.total++
+	if !ok {
+		return true
+	}
+	if ws, _ := words(s, maxValueWords); len(ws) == 0 {
+		return true // no search could find it: passed over, costing nothing
+	}
+	cost := valueCost(s)
+	if !r.again {
 		c.need += cost
 	}
-	switch {
-	case c.cost+cost > allow || b.cost+cost > b.cfg.MaxBytes:
-		c.bound = b.cfg.boundBytes()
-	case b.cfg.MaxDistinct > 0 && c.indexed >= int64(b.cfg.MaxDistinct):
-		c.bound = b.cfg.boundDistinct()
-	case b.cfg.MaxValues > 0 && b.nextVal >= int64(b.cfg.MaxValues):
-		c.bound = b.cfg.boundValues()
-	default:
-		return true, b.insert(ctx, c, v, rows, ws)
+	if k := keyOf(s); r.before != nil && r.before.has(rows, k) {
+		r.g.keptBefore++
+	} else {
+		r.g.offer(k, cost, r.b.cfg.boundBytes(), r.countBound())
 	}
-	return false, nil
+	return true
+}
+
+// group starts a group of values held by rows rows, with the room the
+// column has left.
+func (r *colReader) group(rows int64) *tieGroup {
+	b, c := r.b, r.c
+	g := &tieGroup{rows: rows, room: min(r.allow-c.cost, b.cfg.MaxBytes-b.cost), count: -1}
+	if b.cfg.MaxDistinct > 0 {
+		g.count = int64(b.cfg.MaxDistinct) - c.indexed
+	}
+	if b.cfg.MaxValues > 0 && (g.count < 0 || int64(b.cfg.MaxValues)-b.nextVal < g.count) {
+		g.count = int64(b.cfg.MaxValues) - b.nextVal
+	}
+	g.count = max(g.count, -1)
+	return g
+}
+
+// countBound names the count bound that is the tighter for column c now.
+func (r *colReader) countBound() string {
+	b, c := r.b, r.c
+	if b.cfg.MaxDistinct > 0 && (b.cfg.MaxValues <= 0 || int64(b.cfg.MaxDistinct)-c.indexed <= int64(b.cfg.MaxValues)-b.nextVal) {
+		return b.cfg.boundDistinct()
+	}
+	return b.cfg.boundValues()
+}
+
+// close indexes what the group being read kept, and cuts the column
+// there when it did not keep the whole group; it says whether to read
+// on.
+func (r *colReader) close() bool {
+	g := r.g
+	r.g = nil
+	for _, k := range g.inOrder() {
+		ws, _ := words(k.text, maxValueWords)
+		if r.err = r.b.insert(r.ctx, r.c, k.text, g.rows, ws); r.err != nil {
+			return false
+		}
+	}
+	if g.cutAt == nil {
+		return true
+	}
+	r.c.bound = g.bound
+	r.c.cut = &cutPoint{rows: g.rows, above: *g.cutAt, kept: g.keptBefore + int64(len(g.kept)), total: g.total}
+	r.stopped = true
+	return !r.again
 }
 
 // insert adds one value of column c, held by rows rows, with its words.
@@ -221,8 +272,9 @@ func (b *builder) insert(ctx context.Context, c *buildCol, v string, rows int64,
 }
 
 // stream hands a column's distinct text values with their row counts to
-// each, most frequent first, values held by as many rows in the order of
-// their text; a value over MaxValueChars comes as nil. An engine that
+// each, most frequent first (values held by as many rows in the order of
+// their text, which take reorders by tie key); a value over
+// MaxValueChars comes as nil. An engine that
 // cannot stream (env.RowStreamer) reads them as one result.
 func (b *builder) stream(ctx context.Context, table, column string, each func(v any, rows int64) bool) error {
 	c, t := quoted(column), quoted(table)

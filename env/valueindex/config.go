@@ -30,7 +30,8 @@ type Config struct {
 	// MaxBytes bounds the size of one database's index file, about: each
 	// value counts what it adds to the file (valueCost). A database whose
 	// values need more keeps, of each column that does not fit, its most
-	// frequent values within a fair share of the bound (budget.go), and
+	// frequent values within a fair share of the bound (budget.go), values
+	// that tie in frequency sampled by a hash of their text (ties.go), and
 	// searches name the columns cut and how.
 	MaxBytes int64
 	// MaxDistinct, when positive, bounds the values indexed per column:

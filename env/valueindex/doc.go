@@ -19,7 +19,8 @@
 // Values are read through env.DB with plain SELECTs, so every engine is
 // indexed the same way (PostgreSQL's text columns as SQLite's), and
 // handed over one at a time where the engine can (env.RowStreamer), so a
-// build holds none of a column's values. An index
+// build holds at most the values of one frequency (values held by as many
+// rows) that fit the room its column has left. An index
 // is rebuilt only when its database changes: a file's path, size and
 // modification time, or a connection string, key it; a second start
 // reads the index it finds and writes nothing. Files are written whole to
@@ -30,8 +31,10 @@
 // value charged what it adds to the file (budget.go); within it every
 // distinct text value of every column is indexed. A database that needs
 // more is shared out: each column cut keeps its most frequent values
-// within a fair share (budget.go says how), and records how many of how
-// many it holds. MaxDistinct and MaxValues bound counts too when set,
+// within a fair share (budget.go says how), and of the values held by as
+// many rows where the cut falls, a sample by a hash of their text
+// (ties.go), never the first in text order; it records how many of how
+// many it holds, and of the tie. MaxDistinct and MaxValues bound counts too when set,
 // and a build stops at BuildTimeout. Searches name the columns cut and
 // what cut them, so the model is told.
 //

@@ -12,9 +12,10 @@ import (
 	"github.com/sqlgym/sqlgym/env"
 )
 
-// formatVersion changes whenever the index's tables or the way text is
-// folded change: an index of another version is rebuilt.
-const formatVersion = "3"
+// formatVersion changes whenever the index's tables, the way text is
+// folded or the values a cut column keeps change: an index of another
+// version is rebuilt.
+const formatVersion = "4"
 
 // identity is what an index was built from: the database's source (and,
 // for a file, its size and modification time), the format and the

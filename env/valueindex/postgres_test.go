@@ -54,3 +54,35 @@ func TestPostgresSearch(t *testing.T) {
 		t.Errorf("index files %v, want one", files)
 	}
 }
+
+// TestPostgresTiesKeepTheSample indexes a PostgreSQL column of 20,000
+// distinct ids, all tied, within a budget of 2,000: the ids kept are
+// those of least tie key, the very sample a SQLite file of the same
+// values keeps, whatever order the server returns ties in.
+func TestPostgresTiesKeepTheSample(t *testing.T) {
+	base, schema := pgtest.Schema(t, `CREATE TABLE a (tracking_id text);
+INSERT INTO a SELECT 'TRK' || lpad(i::text, 8, '0') FROM generate_series(1, 20000) AS i;`)
+	ctx := context.Background()
+	if err := postgres.EnsureReader(ctx, pgtest.Conn(t), postgres.DefaultRole, schema); err != nil {
+		t.Fatal(err)
+	}
+	ds := &env.Dataset{Name: "pg", Dialect: env.Postgres, DBs: map[string]string{"db": postgres.Source(base, schema)}}
+	cat := env.NewCatalog(postgres.New(postgres.Config{}))
+	defer cat.Close()
+	db, err := cat.DB(ctx, ds, "db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{Dir: t.TempDir(), MaxBytes: 2000 * valueCost("TRK00000001")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	m := find(t, s, ds, db, "a", "tracking_id", "TRK00020000")
+	if len(m.Partial) != 1 || m.Partial[0].Indexed != 2000 || m.Partial[0].TieKept != 2000 || m.Partial[0].TieTotal != tiedIDs {
+		t.Fatalf("partial %+v, want a.tracking_id: 2000 of the 20000 held by 1 row kept", m.Partial)
+	}
+	if !sameKeys(keptIDs(t, s, ds), leastKeys(tiedIDs, 2000)) {
+		t.Errorf("the ids kept are not the 2000 of least tie key")
+	}
+}

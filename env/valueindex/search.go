@@ -29,13 +29,15 @@ type index struct {
 }
 
 // column is one column of the indexed database: its values indexed, of
-// those it holds, and the bound that cut it ("" when it is whole).
+// those it holds, the bound that cut it ("" when it is whole) and where
+// (the values held by tieRows rows: tieKept of tieTotal indexed).
 type column struct {
-	id                int64
-	table, name       string
-	indexed, distinct int64
-	bound             string
-	longSkipped       int64
+	id                         int64
+	table, name                string
+	indexed, distinct          int64
+	bound                      string
+	longSkipped                int64
+	tieRows, tieKept, tieTotal int64
 }
 
 // errNoIndex is openIndex's answer when there is no usable index.
@@ -97,14 +99,14 @@ func (ix *index) load(id identity) error {
 }
 
 func (ix *index) loadColumns() error {
-	rows, err := ix.db.Query("SELECT id, tbl, col, indexed, distinct_values, bound, long_skipped FROM cols ORDER BY id")
+	rows, err := ix.db.Query("SELECT id, tbl, col, indexed, distinct_values, bound, long_skipped, tie_rows, tie_kept, tie_total FROM cols ORDER BY id")
 	if err != nil {
 		return fmt.Errorf("value index: columns: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var c column
-		if err := rows.Scan(&c.id, &c.table, &c.name, &c.indexed, &c.distinct, &c.bound, &c.longSkipped); err != nil {
+		if err := rows.Scan(&c.id, &c.table, &c.name, &c.indexed, &c.distinct, &c.bound, &c.longSkipped, &c.tieRows, &c.tieKept, &c.tieTotal); err != nil {
 			return fmt.Errorf("value index: columns: %w", err)
 		}
 		ix.cols = append(ix.cols, c)
@@ -225,7 +227,8 @@ func (ix *index) report(cols map[int64]bool) *env.ValueMatches {
 		}
 		if c.bound != "" {
 			out.Partial = append(out.Partial, env.PartialColumn{Table: c.table, Column: c.name,
-				Indexed: c.indexed, Distinct: c.distinct, Bound: c.bound})
+				Indexed: c.indexed, Distinct: c.distinct, Bound: c.bound,
+				TieRows: c.tieRows, TieKept: c.tieKept, TieTotal: c.tieTotal})
 		}
 		out.LongSkipped += c.longSkipped
 	}

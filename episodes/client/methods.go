@@ -67,3 +67,10 @@ func Message(m schemas.AssistantMessage) schemas.Action {
 	}
 	return schemas.Action{Message: &m}
 }
+
+// TaskSchema calls tasks.schema: the tables and columns of a task's
+// database.
+func (c *Client) TaskSchema(ctx context.Context, taskID string) (*schemas.TasksSchemaResult, error) {
+	var r schemas.TasksSchemaResult
+	return &r, c.Call(ctx, schemas.MethodTasksSchema, schemas.TasksSchemaParams{TaskID: taskID}, &r)
+}

@@ -16,12 +16,13 @@ type handler func(d *Dispatcher, params json.RawMessage) (runFunc, func(), *sche
 // handlers maps each method of protocol sqlgym/1 to its handler. It is
 // never written after package initialization.
 var handlers = map[string]handler{
-	schemas.MethodServerInfo: handleInfo,
-	schemas.MethodTasksList:  handleTasksList,
-	schemas.MethodReset:      handleReset,
-	schemas.MethodStep:       handleStep,
-	schemas.MethodClose:      handleClose,
-	schemas.MethodEpisodeGet: handleGet,
+	schemas.MethodServerInfo:  handleInfo,
+	schemas.MethodTasksList:   handleTasksList,
+	schemas.MethodTasksSchema: handleTasksSchema,
+	schemas.MethodReset:       handleReset,
+	schemas.MethodStep:        handleStep,
+	schemas.MethodClose:       handleClose,
+	schemas.MethodEpisodeGet:  handleGet,
 }
 
 func handleInfo(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {
@@ -38,6 +39,14 @@ func handleTasksList(d *Dispatcher, params json.RawMessage) (runFunc, func(), *s
 		return nil, nil, e
 	}
 	return func(context.Context) (any, error) { return d.m.ListTasks(p) }, nil, nil
+}
+
+func handleTasksSchema(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {
+	var p schemas.TasksSchemaParams
+	if e := decodeParams(params, &p); e != nil {
+		return nil, nil, e
+	}
+	return func(ctx context.Context) (any, error) { return d.m.TaskSchema(ctx, p) }, nil, nil
 }
 
 func handleReset(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schemas.Error) {

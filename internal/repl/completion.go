@@ -16,11 +16,12 @@ const tablesTimeout = 2 * time.Second
 
 // names are the tables and columns Tab completes: of the current
 // episode's database, read through Local with the REPL's own server, or
-// gathered from what inspect_schema showed at a server elsewhere.
+// asked of a server elsewhere (tasks.schema); at a server that does not
+// answer tasks.schema, gathered from what inspect_schema showed.
 type names struct {
 	db     string              // the task's dataset/db_id they are of
 	tables map[string][]string // table (as the database spells it) -> its columns
-	read   bool                // read whole through Local
+	read   bool                // read whole, through Local or tasks.schema
 }
 
 // completer is the REPL's Tab completion, as liner calls it.
@@ -162,18 +163,20 @@ func (s *session) columnsOf(ctx context.Context, table string) []string {
 }
 
 // tableNames returns the current episode's database's tables and
-// columns, reading them through Local the first time they are asked for.
+// columns, reading them the first time they are asked for: through Local
+// with the REPL's own server, else from the server elsewhere
+// (tasks.schema).
 func (s *session) tableNames(ctx context.Context) *names {
 	if s.ep == nil {
 		return &names{}
 	}
 	s.names.reset(s.ep.reset.Task.TaskID, s.ep.reset.Task.DBID)
-	if s.local == nil || s.names.read {
+	if s.names.read || s.local == nil && (s.noSchema || s.lost) {
 		return &s.names
 	}
 	tctx, cancel := context.WithTimeout(ctx, tablesTimeout)
 	defer cancel()
-	tables, err := s.local.Tables(tctx, s.ep.reset.Task.TaskID)
+	tables, err := s.readTables(tctx, s.ep.reset.Task.TaskID)
 	if err != nil {
 		return &s.names // Tab completes what it can; the next Tab tries again
 	}

@@ -13,7 +13,8 @@ import (
 // turn, pays nothing and is never recorded, and none of it reaches what
 // a model sees. A REPL attached to a server elsewhere has none: the
 // protocol has no query outside an episode's steps, and every step is
-// recorded.
+// recorded; only the tables and columns Tab completes are read there,
+// with tasks.schema.
 type Local interface {
 	// Tables lists the tables of a task's database with their columns.
 	Tables(ctx context.Context, taskID string) ([]Table, error)

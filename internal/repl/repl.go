@@ -94,6 +94,7 @@ type session struct {
 	view       display
 	last       *rawResult // the last result shown, for .csv and .json
 	names      names      // the current database's tables and columns, for Tab
+	noSchema   bool       // the server elsewhere does not answer tasks.schema
 }
 
 // newSession starts a session on the connection c: at a terminal, with
