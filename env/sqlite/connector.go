@@ -27,7 +27,8 @@ func (c *connector) Connect(context.Context) (driver.Conn, error) {
 		dc.Close()
 		return nil, fmt.Errorf("connect: unexpected driver connection %T", dc)
 	}
-	cn := &conn{SQLiteConn: sc, stmts: newStmtCache(c.stmtCacheBytes), guard: newGuard(false), pools: c.pools}
+	cn := &conn{SQLiteConn: sc, stmts: newStmtCache(c.stmtCacheBytes), guard: newGuard(false), pools: c.pools,
+		deadline: newDeadline(sc)}
 	sc.RegisterAuthorizer(cn.authorize)
 	return cn, nil
 }
@@ -41,15 +42,17 @@ func (c *conn) authorize(op int, a1, a2, db string) int { return c.guard.authori
 // authorizer consults. database/sql hands it to one call at a time.
 type conn struct {
 	*sqlite3.SQLiteConn
-	stmts *stmtCache
-	guard *guard
-	pools *pools
+	stmts    *stmtCache
+	guard    *guard
+	pools    *pools
+	deadline *deadline // the statement deadline SQLite checks itself; nil if none could be installed
 }
 
 // Close finalizes the kept statements, then closes the connection:
 // SQLite keeps a connection with unfinalized statements open.
 func (c *conn) Close() error {
 	c.stmts.close()
+	c.deadline.free()
 	return c.SQLiteConn.Close()
 }
 

@@ -139,6 +139,8 @@ func (d *db) withConn(ctx context.Context, timeout time.Duration, g *guard,
 		defer func() { c.guard = idleGuard }()
 		release := watchInterrupt(stmtCtx, c.SQLiteConn)
 		defer release()
+		c.deadline.set(remaining(stmtCtx))
+		defer c.deadline.set(0)
 		return f(stmtCtx, c)
 	})
 	if err != nil {
@@ -155,4 +157,17 @@ func (d *db) waitFailed(b budget, err error, why string) error {
 		return sandbox.TimedOutWaiting(b.timeout, why)
 	}
 	return err // Open and Query name the file
+}
+
+// remaining is the time left before ctx's deadline: negative once it has
+// passed, 0 for a context without one.
+func remaining(ctx context.Context) time.Duration {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return 0
+	}
+	if left := time.Until(dl); left > 0 {
+		return left
+	}
+	return -1
 }

@@ -15,18 +15,9 @@ import (
 // stopped by watchInterrupt once the context it watches ends, and
 // release returns only after the last interrupt.
 func TestWatchInterruptStopsAStatementTheDriverMissed(t *testing.T) {
-	db, err := sql.Open("sqlite3", "file::memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	c, err := db.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := memoryConn(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	err = c.Raw(func(dc any) error {
+	err := c.Raw(func(dc any) error {
 		sc := dc.(*sqlite3.SQLiteConn)
 		if handle(sc) == nil {
 			t.Fatal("no sqlite3 handle read from the driver's connection")
@@ -50,4 +41,21 @@ func TestWatchInterruptStopsAStatementTheDriverMissed(t *testing.T) {
 	if err := c.QueryRowContext(context.Background(), "SELECT 1").Scan(&one); err != nil || one != 1 {
 		t.Fatalf("next statement: %d, %v", one, err)
 	}
+}
+
+// memoryConn is a connection of the driver's own, to an in-memory
+// database, closed when the test ends.
+func memoryConn(t *testing.T) *sql.Conn {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file::memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	c, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
 }
