@@ -16,6 +16,7 @@ type mysqlFlags struct {
 	conns         int
 	dbConns       int
 	sessionMemory int64
+	tempDisk      int64
 	built         *mysql.Engine // the engine built last (engineFlags.build)
 }
 
@@ -26,12 +27,14 @@ func (m *mysqlFlags) register(fs *flag.FlagSet) {
 		"connections to one MySQL or MariaDB database (at most --mysql-conns): statements running on it at once; waiting counts against the statement's timeout")
 	bytesVar(fs, &m.sessionMemory, "mysql-session-memory", mysql.DefaultMaxSessionMemory,
 		"memory one MariaDB session may hold (max_session_mem_used): past it the statement fails and the model gets too_large (MySQL has no such bound)")
+	bytesVar(fs, &m.tempDisk, "mysql-temp-disk", mysql.DefaultMaxTempDiskBytes,
+		"bytes one on-disk temporary table of a MariaDB statement may take (tmp_disk_table_size): past it the statement fails and the model gets too_large (MySQL has no such bound)")
 }
 
 // check refuses bounds that could not work.
 func (m *mysqlFlags) check() error {
-	if m.conns < 1 || m.dbConns < 1 || m.sessionMemory < 1 {
-		return usageError{"--mysql-conns, --mysql-db-conns and --mysql-session-memory must be at least 1"}
+	if m.conns < 1 || m.dbConns < 1 || m.sessionMemory < 1 || m.tempDisk < 1 {
+		return usageError{"--mysql-conns, --mysql-db-conns, --mysql-session-memory and --mysql-temp-disk must be at least 1"}
 	}
 	return nil
 }
@@ -39,7 +42,7 @@ func (m *mysqlFlags) check() error {
 // config is the MySQL engine's config from the flags, its statements'
 // timeout when none is given.
 func (m *mysqlFlags) config(timeout time.Duration) mysql.Config {
-	return mysql.Config{MaxConns: m.conns, MaxDBConns: m.dbConns, MaxSessionMemory: m.sessionMemory, DefaultTimeout: timeout}
+	return mysql.Config{MaxConns: m.conns, MaxDBConns: m.dbConns, MaxSessionMemory: m.sessionMemory, MaxTempDiskBytes: m.tempDisk, DefaultTimeout: timeout}
 }
 
 // warnCapacity logs a warning for each MySQL or MariaDB server whose

@@ -13,7 +13,7 @@ var (
 		"dataset", "skip-db-check", "prompt-descriptions"}}
 	groupEngines = flagGroup{title: "Engines", flags: []string{
 		"engine", "db-conns", "db-running", "db-open-max", "db-stmt-cache-bytes",
-		"pg-conns", "pg-schema-conns", "pg-statement-memory", "mysql-conns", "mysql-db-conns", "mysql-session-memory"}}
+		"pg-conns", "pg-schema-conns", "pg-statement-memory", "mysql-conns", "mysql-db-conns", "mysql-session-memory", "mysql-temp-disk"}}
 	groupEpisodes = flagGroup{title: "Episodes", flags: []string{
 		"reward", "max-turns", "max-calls-per-turn", "query-timeout", "submit-timeout", "gold-timeout",
 		"row-limit", "observation-bytes", "idle-timeout", "max-episodes"}}

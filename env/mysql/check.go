@@ -45,6 +45,9 @@ var deniedNames = map[string]string{
 	"service_release_locks":             "works on locks that outlive the statement",
 	"binlog_gtid_pos":                   "reads the server's binary log",
 	"wsrep_sync_wait_upto_gtid":         "waits on replication",
+	"uuid":                              "tells of the server (its node id) and differs on every call",
+	"uuid_short":                        "reads a counter every session of the server shares",
+	"sys_guid":                          "tells of the server (its node id) and differs on every call",
 }
 
 // qualifiedDenied are schema names a statement may not qualify a name

@@ -14,6 +14,9 @@ const (
 	// DefaultMaxSessionMemory bounds the memory one session may hold on
 	// a MariaDB server (max_session_mem_used).
 	DefaultMaxSessionMemory = 256 << 20
+	// DefaultMaxTempDiskBytes bounds one on-disk temporary table of a
+	// MariaDB session (tmp_disk_table_size).
+	DefaultMaxTempDiskBytes = 256 << 20
 )
 
 // killGrace is how long a cancelled call waits for the server to kill
@@ -53,6 +56,13 @@ type Config struct {
 	// env.ErrTooLarge. 0 means DefaultMaxSessionMemory. MySQL has no
 	// bound a session may set for itself: see docs/engines.md.
 	MaxSessionMemory int64
+	// MaxTempDiskBytes bounds one temporary table a MariaDB statement
+	// writes to disk (a GROUP BY, DISTINCT or derived table past
+	// tmp_table_size, tmp_disk_table_size): past it the statement fails
+	// with env.ErrTooLarge. 0 means DefaultMaxTempDiskBytes. A sort's
+	// own files are bounded by the statement's time alone, and MySQL has
+	// no such bound a session may set: see docs/engines.md.
+	MaxTempDiskBytes int64
 }
 
 // withDefaults returns cfg with every zero field set to its default.
@@ -73,6 +83,9 @@ func (cfg Config) withDefaults() Config {
 	set(&cfg.MaxResultBytes, DefaultMaxResultBytes)
 	if cfg.MaxSessionMemory <= 0 {
 		cfg.MaxSessionMemory = DefaultMaxSessionMemory
+	}
+	if cfg.MaxTempDiskBytes <= 0 {
+		cfg.MaxTempDiskBytes = DefaultMaxTempDiskBytes
 	}
 	if cfg.DefaultTimeout <= 0 {
 		cfg.DefaultTimeout = DefaultTimeout

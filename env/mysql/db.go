@@ -101,13 +101,16 @@ func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.Resul
 	eff := d.limits(lim)
 	var rs *env.ResultSet
 	err = d.call(ctx, eff.Timeout, func(c *conn) error {
+		if err := c.clearWarnings(stmt); err != nil {
+			return err
+		}
 		start := time.Now()
 		var err error
 		if rs, err = c.run(stmt, eff); err != nil {
 			return err
 		}
 		rs.Elapsed = time.Since(start)
-		return nil
+		return c.checkRegexp(stmt)
 	})
 	if err == nil && eff.Reads {
 		rs.ReadTables, rs.ReadColumns = d.reads(ctx, stmt)

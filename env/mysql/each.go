@@ -22,7 +22,10 @@ func (d *db) QueryEach(ctx context.Context, text string, lim env.Limits, each fu
 	}
 	eff := d.limits(lim)
 	err = d.call(ctx, eff.Timeout, func(c *conn) error {
-		return c.scan(stmt, nil, func([]string) {}, func(row []any) (bool, error) {
+		if err := c.clearWarnings(stmt); err != nil {
+			return err
+		}
+		err := c.scan(stmt, nil, func([]string) {}, func(row []any) (bool, error) {
 			for i, v := range row {
 				if t, ok := v.(string); ok {
 					row[i], _ = sandbox.CutText(t, eff.MaxCellBytes, false)
@@ -30,6 +33,10 @@ func (d *db) QueryEach(ctx context.Context, text string, lim env.Limits, each fu
 			}
 			return each(row), nil
 		})
+		if err != nil {
+			return err
+		}
+		return c.checkRegexp(stmt)
 	})
 	if err != nil {
 		return d.callError(err)

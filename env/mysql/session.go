@@ -32,7 +32,8 @@ const (
 // refused). They bound a statement's memory: in-memory temporary tables
 // (tmp_table_size, max_heap_table_size), GROUP_CONCAT's result, a
 // recursive CTE's iterations, and on MariaDB the session's whole memory
-// (max_session_mem_used); and fix how values are written (sql_mode,
+// (max_session_mem_used) and each on-disk temporary table
+// (tmp_disk_table_size); and fix how values are written (sql_mode,
 // UTC time zone, the decimals of a quotient).
 func sessionParams(maria bool, cfg Config) map[string]string {
 	p := map[string]string{
@@ -46,6 +47,7 @@ func sessionParams(maria bool, cfg Config) map[string]string {
 	if maria {
 		p["max_recursive_iterations"] = fmt.Sprint(recursionDepth)
 		p["max_session_mem_used"] = fmt.Sprint(cfg.MaxSessionMemory)
+		p["tmp_disk_table_size"] = fmt.Sprint(cfg.MaxTempDiskBytes)
 	} else {
 		p["cte_max_recursion_depth"] = fmt.Sprint(recursionDepth)
 	}
