@@ -28,6 +28,7 @@ type session struct {
 	spec     schemas.RewardSpec
 	tools    tools.Set // the tools offered
 	queue    *stepQueue
+	holder   string // whom its statements run for on the engines (holderOf)
 
 	lastActive atomic.Int64 // unix nanoseconds of the last step's end
 
@@ -71,7 +72,7 @@ func newSession(d *deps, id string, e episodeSpec) *session {
 	s := &session{
 		id: id, deps: d, task: e.task, ds: e.ds, db: e.db, dialect: e.ds.Dialect, dbKey: e.ds.DBKey(e.task.DBID),
 		maxTurns: e.maxTurns, format: e.format, spec: e.reward.spec, tools: e.tools, queue: newStepQueue(),
-		ledger: reward.NewLedger(e.reward.spec), seen: map[string]bool{},
+		holder: holderOf(id, e.tags), ledger: reward.NewLedger(e.reward.spec), seen: map[string]bool{},
 	}
 	s.traj = schemas.Trajectory{
 		EpisodeID: id, Task: e.task.View(e.ds.Dialect), Tags: e.tags,

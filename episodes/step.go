@@ -34,7 +34,7 @@ func (s *session) step(ctx context.Context, p *schemas.StepParams) (schemas.Step
 		}
 	}
 	var f stepFacts
-	if err := s.play(ctx, p, &f); err != nil {
+	if err := s.play(env.WithHolder(ctx, s.holder), p, &f); err != nil {
 		return schemas.StepResult{}, nil, err
 	}
 	now := s.deps.now()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sandbox"
 )
 
@@ -40,8 +41,8 @@ type budget struct {
 }
 
 // call runs f inside a READ ONLY transaction on a connection of the
-// database's, within timeout from now: waiting for a slot among the
-// server's connections and for a connection counts against it, and the
+// database's, within timeout from now: waiting for the server's admission
+// (sandbox.Admission) and for a connection counts against it, and the
 // rest is the server's time limit of the statement. The transaction is
 // always rolled back. When the call's context ends or f stops a
 // statement early, the statement is killed on the server and the
@@ -55,13 +56,11 @@ func (d *db) call(ctx context.Context, timeout time.Duration, f func(*conn) erro
 	stmtCtx, cancel := context.WithTimeout(ctx, timeout+killGrace)
 	defer cancel()
 	b := budget{parent: ctx, stmt: waitCtx, timeout: timeout}
-	select {
-	case d.srv.slots <- struct{}{}:
-	case <-waitCtx.Done():
-		return waitFailed(b, waitCtx.Err(), fmt.Sprintf(
-			"all %d connections to the server stayed busy with other statements", d.eng.cfg.MaxConns))
+	holder := env.Holder(ctx)
+	if err := d.srv.adm.Acquire(waitCtx, d.name, holder); err != nil {
+		return waitFailed(b, err, sandbox.WhyWaited(err))
 	}
-	defer func() { <-d.srv.slots }()
+	defer d.srv.adm.Release(d.name, holder)
 	pooled, err := d.pool.Conn(waitCtx)
 	if err != nil {
 		return waitFailed(b, err, fmt.Sprintf(

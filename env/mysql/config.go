@@ -41,6 +41,11 @@ type Config struct {
 	// MaxDBConns bounds the connections to one database; 0 means
 	// DefaultMaxDBConns, at most MaxConns.
 	MaxDBConns int
+	// ReserveConns are the connections of a server that a database
+	// already running a statement may not take: they are kept for the
+	// other databases' first statements (sandbox.Admission). 0 means a
+	// quarter of MaxConns; it is at most MaxConns - 1.
+	ReserveConns int
 	// MaxSQLBytes bounds a statement's text; 0 means DefaultMaxSQLBytes.
 	MaxSQLBytes int
 	// DefaultTimeout replaces a zero env.Limits.Timeout; 0 means
@@ -78,6 +83,10 @@ func (cfg Config) withDefaults() Config {
 	set(&cfg.MaxConns, DefaultMaxConns)
 	set(&cfg.MaxDBConns, DefaultMaxDBConns)
 	cfg.MaxDBConns = min(cfg.MaxDBConns, cfg.MaxConns)
+	if cfg.ReserveConns <= 0 {
+		cfg.ReserveConns = cfg.MaxConns / 4
+	}
+	cfg.ReserveConns = min(cfg.ReserveConns, cfg.MaxConns-1)
 	set(&cfg.MaxSQLBytes, DefaultMaxSQLBytes)
 	set(&cfg.MaxResultRows, DefaultMaxResultRows)
 	set(&cfg.MaxResultBytes, DefaultMaxResultBytes)

@@ -10,6 +10,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/sandbox"
 )
 
 // Engine opens databases of MySQL and MariaDB servers, each behind the
@@ -29,13 +30,20 @@ type Engine struct {
 }
 
 // server is what the engine knows of one server: which kind it is, and
-// the slots that bound its connections.
+// the admission that shares its connections among its databases.
 type server struct {
 	key    string
-	maria  bool          // MariaDB rather than MySQL
-	slots  chan struct{} // one per connection in use, at most MaxConns
-	refs   int           // databases open on it; guarded by Engine.mu
+	maria  bool // MariaDB rather than MySQL
+	adm    *sandbox.Admission
+	refs   int // databases open on it; guarded by Engine.mu
 	detect sync.Once
+}
+
+// mysqlSayings name the admission's bounds in a waiting statement's
+// error.
+var mysqlSayings = sandbox.Sayings{
+	Server: "all %d connections to the server stayed busy with other statements",
+	DB:     "all %d connections to the database stayed busy with other statements",
 }
 
 var (
@@ -96,7 +104,9 @@ func (e *Engine) server(src source) *server {
 	defer e.mu.Unlock()
 	s, ok := e.servers[key]
 	if !ok {
-		s = &server{key: key, slots: make(chan struct{}, e.cfg.MaxConns)}
+		s = &server{key: key, adm: sandbox.NewAdmission(sandbox.Shares{Max: e.cfg.MaxConns,
+			Reserve: e.cfg.ReserveConns, PerDB: e.cfg.MaxDBConns,
+			HolderReserve: sandbox.QuarterOf(e.cfg.MaxDBConns)}, mysqlSayings)}
 		e.servers[key] = s
 	}
 	s.refs++

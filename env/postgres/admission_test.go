@@ -63,7 +63,7 @@ func TestPgConnsBoundsAServerHoweverItsURLIsSpelled(t *testing.T) {
 	defer func() { cancel(); wait() }()
 	adm := dbs[0].(*db).srv.adm
 	waitfor.Until(t, "12 statements admitted or waiting", func() bool {
-		running, waiting := adm.counts()
+		running, waiting := adm.Counts()
 		return running+waiting == 12
 	})
 	if st := e.PoolStats(); st.Open > 4 || st.InUse > 4 {
@@ -90,13 +90,13 @@ func TestRunawaysLeaveConnectionsForOtherSchemas(t *testing.T) {
 	defer func() { cancel(); wait() }()
 	adm := da.(*db).srv.adm
 	waitfor.Until(t, "the runaways admitted or waiting", func() bool {
-		running, waiting := adm.counts()
+		running, waiting := adm.Counts()
 		return running+waiting == 16
 	})
 	// One schema's runaways stop at 6 (2 kept in reserve); the other's
 	// first statement may take one of the reserve, as every schema's first
 	// statement may.
-	if running, _ := adm.counts(); running > 8-2+1 {
+	if running, _ := adm.Counts(); running > 8-2+1 {
 		t.Errorf("the runaways of two schemas hold %d of 8 connections; want at most 7", running)
 	}
 	for i := range 4 {

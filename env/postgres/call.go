@@ -36,7 +36,7 @@ type budget struct {
 
 // call runs f inside a READ ONLY transaction on a connection of the
 // schema's, within timeout from now: waiting for the server's admission
-// (admission.go) and a connection counts against it, and the rest is
+// (sandbox.Admission) and a connection counts against it, and the rest is
 // the transaction's statement_timeout. The transaction is always rolled
 // back and the session reset; a connection left in any doubt (a context
 // that ended, a protocol error) is closed instead of going back to the
@@ -54,14 +54,11 @@ func (d *db) callAs(ctx context.Context, role string, timeout time.Duration, f f
 	stmtCtx, cancel := context.WithTimeout(memCtx, timeout)
 	defer cancel()
 	b := budget{parent: ctx, stmt: stmtCtx, timeout: timeout, memLimit: d.eng.cfg.MaxStatementMemory}
-	if err := d.srv.adm.acquire(stmtCtx, d.schema); err != nil {
-		why := ""
-		if we, ok := err.(*waitError); ok {
-			why = we.why
-		}
-		return waitFailed(b, err, why)
+	holder := env.Holder(ctx)
+	if err := d.srv.adm.Acquire(stmtCtx, d.schema, holder); err != nil {
+		return waitFailed(b, err, sandbox.WhyWaited(err))
 	}
-	defer d.srv.adm.release(d.schema)
+	defer d.srv.adm.Release(d.schema, holder)
 	pooled, err := d.srv.pool.Acquire(stmtCtx)
 	if err != nil {
 		return waitFailed(b, err, fmt.Sprintf(

@@ -44,7 +44,7 @@ type Config struct {
 	MaxSchemaConns int
 	// ReserveConns are the connections of a server that a schema already
 	// running a statement may not take: they are kept for the other
-	// schemas' first statements (admission.go). 0 means a quarter of
+	// schemas' first statements (sandbox.Admission). 0 means a quarter of
 	// MaxConns; it is at most MaxConns - 1.
 	ReserveConns int
 	// MaxSQLBytes bounds a statement's text; 0 means DefaultMaxSQLBytes.

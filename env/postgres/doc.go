@@ -5,7 +5,7 @@
 // A database's source is "postgres://URL#SCHEMA" (see Source). The engine
 // keeps one connection pool per server (host, port and database), shared
 // by that server's schemas through an admission that keeps a reserve for
-// schemas running nothing yet (admission.go). Every pool logs in as a
+// schemas running nothing yet (sandbox.Admission). Every pool logs in as a
 // role that reads nothing itself (DefaultRole), whatever user the URL
 // names: a superuser's session reaches files and programs through COPY,
 // lo_import or dblink. Each call then:

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/sandbox"
 )
 
 // idleConnTime is how long an idle connection stays open.
@@ -40,8 +41,14 @@ type server struct {
 	key  string
 	name string // host/database, for messages
 	pool *pgxpool.Pool
-	adm  *admission
+	adm  *sandbox.Admission
 	refs int // databases open on it; guarded by Engine.mu
+}
+
+// pgSayings name the admission's bounds in a waiting statement's error.
+var pgSayings = sandbox.Sayings{
+	Server: "all %d connections to the server stayed busy with other statements",
+	DB:     "%d statements were running on this database, its limit",
 }
 
 var (
@@ -100,7 +107,8 @@ func (e *Engine) server(src source) (*server, error) {
 		return nil, err
 	}
 	s := &server{key: key, name: src.server(), pool: pool, refs: 1,
-		adm: newAdmission(e.cfg.MaxConns, e.cfg.ReserveConns, e.cfg.MaxSchemaConns)}
+		adm: sandbox.NewAdmission(sandbox.Shares{Max: e.cfg.MaxConns, Reserve: e.cfg.ReserveConns,
+			PerDB: e.cfg.MaxSchemaConns, HolderReserve: sandbox.QuarterOf(e.cfg.MaxSchemaConns)}, pgSayings)}
 	e.servers[key] = s
 	return s, nil
 }

@@ -103,9 +103,9 @@ func (d *db) limits(lim env.Limits) limits {
 var idleGuard = newGuard(false)
 
 // withConn runs f on a connection of its own, with g as the authorizer
-// and a context that ends timeout after the call began: waiting for a
-// connection, then for one of the engine's running slots, counts against
-// it. The connection's driver handle is reached through Raw; an
+// and a context that ends timeout after the call began: waiting for the
+// engine's admission (pools.acquire), then for a connection, counts
+// against it. The connection's driver handle is reached through Raw; an
 // interrupted statement leaves the connection fit for the next call.
 func (d *db) withConn(ctx context.Context, timeout time.Duration, g *guard,
 	f func(context.Context, *conn) error) error {
@@ -118,17 +118,17 @@ func (d *db) withConn(ctx context.Context, timeout time.Duration, g *guard,
 		return err // Open and Query name the file
 	}
 	defer d.open.done(d)
+	holder := env.Holder(ctx)
+	if err := d.pools.acquire(stmtCtx, d.path, holder); err != nil {
+		return d.waitFailed(b, err, sandbox.WhyWaited(err))
+	}
+	defer d.pools.release(d.path, holder)
 	pc, err := pool.Conn(stmtCtx)
 	if err != nil {
 		return d.waitFailed(b, err, fmt.Sprintf(
 			"all %d connections to this database stayed busy with other statements", d.cfg.MaxConns))
 	}
 	defer pc.Close()
-	if err := d.pools.acquire(stmtCtx); err != nil {
-		return d.waitFailed(b, err, fmt.Sprintf(
-			"the server was running %d statements at once, its limit", d.cfg.MaxRunning))
-	}
-	defer d.pools.release()
 	b.waited = time.Since(start)
 	err = pc.Raw(func(dc any) error {
 		c, ok := dc.(*conn)

@@ -128,7 +128,7 @@ var (
 // New returns an Engine configured by cfg.
 func New(cfg Config) *Engine {
 	cfg = cfg.withDefaults()
-	p := newPools(cfg.MaxRunning)
+	p := newPools(cfg)
 	return &Engine{cfg: cfg, drv: &sqlite3.SQLiteDriver{ConnectHook: connectHook(cfg)}, pools: p,
 		open: &openSet{max: cfg.MaxOpenDBs, pools: p}}
 }

@@ -8,12 +8,14 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/env/sandbox"
 )
 
-// pools is what an engine's databases share: the slots of the statements
-// it runs at once, and the statistics of their connection pools.
+// pools is what an engine's databases share: the admission of the
+// statements it runs at once, and the statistics of their connection
+// pools.
 type pools struct {
-	slots chan struct{} // a token per running statement; cap Config.MaxRunning
+	adm *sandbox.Admission // MaxRunning in all, MaxConns per database
 
 	slotWaits    atomic.Int64 // statements that waited for a slot
 	slotWaitTime atomic.Int64 // their waits added up, in nanoseconds
@@ -25,8 +27,21 @@ type pools struct {
 	closed env.PoolStats        // the waits of the databases since closed
 }
 
-func newPools(maxRunning int) *pools {
-	return &pools{slots: make(chan struct{}, maxRunning), open: map[*sql.DB]struct{}{}}
+// sqliteSayings name the admission's bounds in a waiting statement's
+// error.
+var sqliteSayings = sandbox.Sayings{
+	Server: "the server was running %d statements at once, its limit",
+	DB:     "all %d connections to this database stayed busy with other statements",
+}
+
+// newPools returns the pools of an engine configured by cfg: at most
+// cfg.MaxRunning statements at once, cfg.MaxConns on one database, with
+// a quarter of each kept for other databases' and other holders' first
+// statements (sandbox.Admission).
+func newPools(cfg Config) *pools {
+	adm := sandbox.NewAdmission(sandbox.Shares{Max: cfg.MaxRunning, Reserve: cfg.MaxRunning / 4,
+		PerDB: cfg.MaxConns, HolderReserve: sandbox.QuarterOf(cfg.MaxConns)}, sqliteSayings)
+	return &pools{adm: adm, open: map[*sql.DB]struct{}{}}
 }
 
 // add counts a database's pool in the statistics until it is closed.
@@ -65,24 +80,19 @@ func (p *pools) stats() env.PoolStats {
 	return sum
 }
 
-// acquire takes a slot for a statement, waiting while every slot is
-// taken, until ctx ends. A nil error must be followed by release.
-func (p *pools) acquire(ctx context.Context) error {
-	select {
-	case p.slots <- struct{}{}:
+// acquire admits a statement of holder on the database at path,
+// waiting while the engine or the database runs all it may, until ctx
+// ends; then the error is a *sandbox.WaitError. A nil error must be
+// followed by release with the same path and holder.
+func (p *pools) acquire(ctx context.Context, path, holder string) error {
+	if p.adm.TryAcquire(path, holder) {
 		return nil
-	default:
 	}
 	start := time.Now()
 	p.slotWaits.Add(1)
 	defer func() { p.slotWaitTime.Add(int64(time.Since(start))) }()
-	select {
-	case p.slots <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return p.adm.Acquire(ctx, path, holder)
 }
 
-// release gives back a slot taken by acquire.
-func (p *pools) release() { <-p.slots }
+// release ends a statement admitted by acquire.
+func (p *pools) release(path, holder string) { p.adm.Release(path, holder) }

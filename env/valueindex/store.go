@@ -86,7 +86,7 @@ func (s *Store) SearchValues(ctx context.Context, ds *env.Dataset, dbID string, 
 		return nil, err
 	}
 	var w work
-	defer s.run.release(&w)
+	defer s.run.release(ctx, &w)
 	return f.ix.search(ctx, q, &w)
 }
 

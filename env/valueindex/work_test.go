@@ -83,7 +83,7 @@ func TestBusySearchesWaitThenFail(t *testing.T) {
 	search(t, s, ds, cat, "library", env.ValueQuery{Query: "Leeds", Limit: 5}) // builds the index
 	// Take every slot.
 	for range s.run.max {
-		<-s.run.free
+		s.run.adm.TryAcquire("", "")
 	}
 	db, err := cat.DB(context.Background(), ds, "library")
 	if err != nil {
@@ -107,7 +107,44 @@ func TestBusySearchesWaitThenFail(t *testing.T) {
 		t.Errorf("stats %+v, want one busy search and none waiting", st)
 	}
 	for range s.run.max {
-		s.run.free <- struct{}{}
+		s.run.adm.Release("", "")
 	}
 	search(t, s, ds, cat, "library", env.ValueQuery{Query: "Leeds", Limit: 5})
+}
+
+// TestAGroupsSearchesLeaveRoomForOthers: an episode group holding all
+// the searches it may (every slot but the last quarter) waits for a
+// slot, while another episode's search runs at once.
+func TestAGroupsSearchesLeaveRoomForOthers(t *testing.T) {
+	ds, cat := demoDataset(t)
+	s, err := New(Config{Dir: t.TempDir(), MaxSearches: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	search(t, s, ds, cat, "library", env.ValueQuery{Query: "Leeds", Limit: 5}) // builds the index
+	group := env.WithHolder(context.Background(), "group:7")
+	held := 0
+	for s.run.adm.TryAcquire("", "group:7") {
+		held++
+	}
+	if held != 3 {
+		t.Fatalf("a group took %d of 4 search slots, want 3", held)
+	}
+	db, err := cat.DB(context.Background(), ds, "library")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(group)
+	cancel()
+	if err := s.run.acquire(ctx); err == nil || !strings.Contains(err.Error(), "kept for other episodes") {
+		t.Errorf("the group's next search: %v, want busy naming the share kept for others", err)
+	}
+	other := env.WithHolder(context.Background(), "episode:e")
+	if _, err := s.SearchValues(other, ds, "library", db, env.ValueQuery{Query: "Leeds", Limit: 5}); err != nil {
+		t.Errorf("another episode's search beside the group's: %v", err)
+	}
+	for range held {
+		s.run.adm.Release("", "group:7")
+	}
 }

@@ -22,7 +22,7 @@ var allowed = map[string][]string{
 	"env/mysql":         {mod + "env", mod + "env/sandbox", "github.com/go-sql-driver/mysql", "golang.org/x/text/runes", "golang.org/x/text/transform", "golang.org/x/text/unicode/norm"},
 	"env/postgres":      {mod + "env", mod + "env/sandbox", mod + "env/sqltext", "github.com/jackc/pgx/v5"},
 	"env/sqlite":        {mod + "env", mod + "env/sandbox", mod + "env/sqltext", mod + "schemas", mod + "internal/atomicfile", "github.com/mattn/go-sqlite3"},
-	"env/valueindex":    {mod + "env", mod + "internal/atomicfile", "github.com/agnivade/levenshtein", "github.com/mattn/go-sqlite3", "golang.org/x/text/runes", "golang.org/x/text/transform", "golang.org/x/text/unicode/norm", "github.com/jonboulle/clockwork"},
+	"env/valueindex":    {mod + "env", mod + "env/sandbox", mod + "internal/atomicfile", "github.com/agnivade/levenshtein", "github.com/mattn/go-sqlite3", "golang.org/x/text/runes", "golang.org/x/text/transform", "golang.org/x/text/unicode/norm", "github.com/jonboulle/clockwork"},
 	"internal/dbimport": {mod + "env", mod + "env/sqltext", mod + "env/postgres", mod + "env/mysql", "github.com/go-sql-driver/mysql", mod + "reward", mod + "reward/judge", mod + "reward/testsuite", mod + "internal/atomicfile", "github.com/jackc/pgx/v5"},
 	"tools":             {mod + "env", mod + "env/sqltext", mod + "schemas", mod + "internal/jsonscan", "github.com/invopop/jsonschema"},
 	"reward/judge":      {mod + "env", mod + "env/sqltext", mod + "reward", mod + "schemas"},
