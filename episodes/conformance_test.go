@@ -5,6 +5,8 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -31,6 +33,7 @@ func TestWireConformance(t *testing.T) {
 	conformErrors(w)
 	conformLog(v, h, seen)
 	conformLimits(t, v, seen)
+	v.ajvAgrees()
 
 	if missing := v.unchecked(); len(missing) > 0 {
 		t.Errorf("schemas no real document was checked against: %v", missing)
@@ -197,9 +200,10 @@ func marshal(v any) string {
 	return string(b)
 }
 
-// conformLog checks every trajectory the log holds, and the reward spec
-// each was scored with.
+// conformLog checks every trajectory the log holds, the reward spec each
+// was scored with, and every line of the log as it is written.
 func conformLog(v *validator, h *harness, seen *coverage) {
+	conformLogLines(v, h)
 	lines := bytes.Split(bytes.TrimSpace(h.recorded()), []byte("\n"))
 	if len(lines) == 0 || len(lines[0]) == 0 {
 		v.t.Fatal("no trajectory in the log")
@@ -247,4 +251,33 @@ func schemaToolCodes(t *testing.T) []string {
 		t.Fatalf("the step result schema lists no tool error codes: %v", codes)
 	}
 	return codes
+}
+
+// conformLogLines checks each line of the log's segments, as written,
+// against trajectory.line.
+func conformLogLines(v *validator, h *harness) {
+	paths, err := filepath.Glob(filepath.Join(h.dir, "data", "traj-*.log"))
+	if err != nil || len(paths) == 0 {
+		v.t.Fatalf("no trajectory log segment in %s: %v", h.dir, err)
+	}
+	kinds := map[string]int{}
+	for _, path := range paths {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			v.t.Fatal(err)
+		}
+		for _, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+			v.check("trajectory.line", line)
+			var ev struct{ Ev string }
+			if err := json.Unmarshal(line, &ev); err != nil {
+				v.t.Fatal(err)
+			}
+			kinds[ev.Ev]++
+		}
+	}
+	for _, ev := range []string{"open", "begin", "step", "done"} {
+		if kinds[ev] == 0 {
+			v.t.Errorf("no %s line in the log (%v)", ev, kinds)
+		}
+	}
 }

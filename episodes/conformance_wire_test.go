@@ -12,6 +12,7 @@ import (
 	"github.com/gorilla/websocket"
 	jsv "github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/sqlgym/sqlgym/internal/testkit/ajv"
 	"github.com/sqlgym/sqlgym/internal/testkit/schematest"
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -24,6 +25,10 @@ type validator struct {
 	compiled map[string]*jsv.Schema
 	accepted map[string]int
 	codes    map[int]bool // JSON-RPC error codes seen in replies
+	// seen are the documents checked, each with whether the schema must
+	// accept it, for Ajv to check again (ajvAgrees).
+	seen  []ajv.Doc
+	valid []bool
 }
 
 func newValidator(t *testing.T) *validator {
@@ -47,6 +52,7 @@ func (v *validator) validate(name string, doc []byte) error {
 // check fails the test unless schema name accepts doc.
 func (v *validator) check(name string, doc []byte) {
 	v.t.Helper()
+	v.seen, v.valid = append(v.seen, ajv.Doc{Schema: name, Label: "a real document", JSON: doc}), append(v.valid, true)
 	if err := v.validate(name, doc); err != nil {
 		v.t.Errorf("%s rejects a real document: %v\ndocument: %s", name, err, clip(doc))
 		return
@@ -57,8 +63,27 @@ func (v *validator) check(name string, doc []byte) {
 // rejects fails the test unless schema name rejects doc.
 func (v *validator) rejects(name string, doc []byte) {
 	v.t.Helper()
+	v.seen, v.valid = append(v.seen, ajv.Doc{Schema: name, Label: "params the server refuses", JSON: doc}), append(v.valid, false)
 	if v.validate(name, doc) == nil {
 		v.t.Errorf("%s accepts %s, which the server refuses", name, clip(doc))
+	}
+}
+
+// ajvAgrees checks every document checked so far again with Ajv, in
+// strict mode: it compiles every schema, accepts what the Go validator
+// had to accept and rejects what it had to reject.
+func (v *validator) ajvAgrees() {
+	v.t.Helper()
+	r := ajv.Run(v.t, ajv.Published(v.t), v.seen)
+	for name, msg := range r.Compiled {
+		if msg != "" {
+			v.t.Errorf("Ajv (strict) does not compile %s: %s", name, msg)
+		}
+	}
+	for i, errs := range r.Docs {
+		if d := v.seen[i]; (len(errs) == 0) != v.valid[i] {
+			v.t.Errorf("Ajv (strict), %s, %s: errors %v, want valid %v\ndocument: %s", d.Schema, d.Label, errs, v.valid[i], clip(d.JSON))
+		}
 	}
 }
 

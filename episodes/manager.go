@@ -56,6 +56,12 @@ type Config struct {
 	DatasetTools map[string]tools.Set
 	Judge        *judge.Judge // scores submissions
 	Reward       schemas.RewardSpec
+	// RewardPreset resolves the name of a reward preset, which a reset's
+	// reward may give instead of a partial spec; its error says what the
+	// presets are. The presets live above this package (sqlgym serve
+	// passes examples/rewards' Preset, the resolver of --reward); nil
+	// refuses every name.
+	RewardPreset func(name string) (schemas.RewardSpec, error)
 	Recorder     trajlog.Writer // where episodes are recorded as they happen; nil records nothing
 	Logger       *zap.Logger    // nil logs nothing
 	Version      string         // server version, stored in every trajectory

@@ -11,7 +11,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/reward"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
 )
@@ -26,13 +25,9 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 	if err != nil {
 		return nil, err
 	}
-	spec, err := reward.Resolve(m.cfg.Reward, p.Reward)
+	spec, err := m.rewardOf(p.Reward)
 	if err != nil {
-		return nil, errorf(InvalidArgument, "reward: %v", err)
-	}
-	hash := m.specHash
-	if len(p.Reward) > 0 {
-		hash = reward.Hash(spec) // the server's hash is computed once, not on every reset
+		return nil, err
 	}
 	if err := m.checkTags(p.Tags); err != nil {
 		return nil, err
@@ -49,7 +44,7 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 	if m.cfg.PromptDescriptions && p.Descriptions == nil || p.Descriptions != nil && *p.Descriptions {
 		prompt = tools.WithNotes(prompt, ds.Notes[task.DBID])
 	}
-	s := newSession(m.deps, newEpisodeID(), episodeSpec{task: task, ds: ds, db: db, reward: specOf{spec, hash},
+	s := newSession(m.deps, newEpisodeID(), episodeSpec{task: task, ds: ds, db: db, reward: spec,
 		format: format, maxTurns: maxTurns, tools: set, prompt: prompt, tags: p.Tags})
 	if err := m.admitBytes(s, resetBytes(prompt, p.Tags)); err != nil {
 		return nil, err

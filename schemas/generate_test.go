@@ -35,6 +35,9 @@ type message struct {
 	title  string       // "" means the Go type's name
 	strict bool         // forbid unknown members
 	desc   string       // what the message is
+	// build makes the schema of a message that is no one Go type (typ
+	// is then nil).
+	build func(*generator) *jsonschema.Schema
 }
 
 func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
@@ -71,6 +74,8 @@ func messages() []message {
 			desc: "A complete reward spec, as server.info reports it and trajectories store it."},
 		{name: "trajectory", typ: typeOf[schemas.Trajectory](),
 			desc: "The record of one episode, as episode.get returns it and the trajectory log stores it."},
+		{name: "trajectory.line", build: (*generator).lineSchema,
+			desc: "One line of the trajectory log (sqlgym serve --data-dir, traj-*.log): a begin, step, done or end line of an episode, or the open line a server writes when it opens the log. See docs/trajectories.md."},
 		{name: "tool", typ: typeOf[schemas.Tool](),
 			desc: "One tool in the OpenAI function-calling shape, ready for a chat template's tools= argument."},
 	}
@@ -95,11 +100,17 @@ func newGenerator(dir string) (*generator, error) {
 func (g *generator) generate() (map[string][]byte, error) {
 	files := map[string][]byte{}
 	for _, m := range messages() {
-		s := g.flat(m.typ, m.strict)
+		var s *jsonschema.Schema
+		if m.build != nil {
+			s = m.build(g)
+		} else {
+			s = g.flat(m.typ, m.strict)
+		}
 		if m.title != "" {
 			s.Title = m.title
 		}
 		s.Description = m.desc
+		declareRequired(s)
 		b, err := encode(s)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m.name, err)

@@ -31,7 +31,8 @@ const JSONSchemaSuffix = ".schema.json"
 // METHOD.params and METHOD.result for each method (server.info,
 // tasks.list, tasks.schema, episode.reset, episode.step, episode.close, episode.get),
 // rpc.request, rpc.response and rpc.error for the JSON-RPC envelope, and
-// reward_spec, trajectory and tool.
+// reward_spec, trajectory, trajectory.line (one line of the trajectory
+// log, of any kind) and tool.
 func JSONSchemaFiles() fs.FS {
 	sub, err := fs.Sub(jsonSchemaFiles, jsonSchemaDir)
 	if err != nil {

@@ -19,7 +19,7 @@ func TestJSONSchemaNames(t *testing.T) {
 	if !slices.IsSorted(names) {
 		t.Errorf("JSONSchemaNames() = %v, not sorted", names)
 	}
-	want := []string{"rpc.request", "rpc.response", "rpc.error", "reward_spec", "trajectory", "tool"}
+	want := []string{"rpc.request", "rpc.response", "rpc.error", "reward_spec", "trajectory", "trajectory.line", "tool"}
 	for _, m := range []string{schemas.MethodServerInfo, schemas.MethodTasksList, schemas.MethodTasksSchema, schemas.MethodReset,
 		schemas.MethodStep, schemas.MethodClose, schemas.MethodEpisodeGet} {
 		want = append(want, m+".params", m+".result")

@@ -100,7 +100,7 @@ type ResetParams struct {
 	Seed         *int64          `json:"seed,omitempty" jsonschema_description:"Draws the task deterministically: the same seed gives the same task. Without it, at random."`
 	MaxTurns     *int            `json:"max_turns,omitempty" jsonschema:"minimum=1" jsonschema_description:"The turn budget, from 1 to the server's limit (64 by default); left out means the server's default; 0 is refused."`
 	ActionFormat string          `json:"action_format,omitempty" jsonschema_description:"How text actions are parsed; left out means hermes."`
-	Reward       json.RawMessage `json:"reward,omitempty" jsonschema_description:"A partial reward spec, merged over the server's for this episode."`
+	Reward       json.RawMessage `json:"reward,omitempty" jsonschema_description:"How this episode is paid: a partial reward spec merged over the server's, or a reward preset's name."`
 	Tags         json.RawMessage `json:"tags,omitempty" jsonschema_description:"Stored verbatim with the trajectory (policy version, group id, sample index, ...)."`
 	Tools        []string        `json:"tools,omitempty" jsonschema_description:"The tools this episode offers, by name: a subset of the dataset's (server.info lists them); submit is always added. Left out means the dataset's tools."`
 	Descriptions *bool           `json:"descriptions,omitempty" jsonschema_description:"Puts the column descriptions the dataset ships (BIRD's database_description, tables.json's human names, a JSONL dataset's descriptions file) in the prompt, after the question and its evidence; left out means the server's --prompt-descriptions (off by default)."`

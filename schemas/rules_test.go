@@ -54,8 +54,11 @@ func (g *generator) rules() map[string]func(*jsonschema.Schema) {
 		"ResetParams": func(s *jsonschema.Schema) {
 			spec := partial(g.flat(typeOf[schemas.RewardSpec](), true))
 			spec.Version = ""
-			spec.Description = prop(s, "reward").Description
-			s.Properties.Set("reward", spec)
+			spec.Description = "A partial reward spec, merged over the server's."
+			preset := &jsonschema.Schema{Type: "string", MinLength: one(),
+				Description: "The name of a reward preset (default, binary, retoolsql, arctic-text2sql-r1), paid as a server started with --reward NAME pays."}
+			s.Properties.Set("reward", &jsonschema.Schema{OneOf: []*jsonschema.Schema{spec, preset},
+				Description: prop(s, "reward").Description})
 			prop(s, "tags").Type = "object"
 		},
 		"Trajectory": func(s *jsonschema.Schema) { prop(s, "tags").Type = "object" },

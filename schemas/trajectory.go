@@ -33,6 +33,18 @@ type Trajectory struct {
 	ServerVersion   string             `json:"server_version"`
 }
 
+// TrajectoryEnd is what the end of an episode sets on its trajectory:
+// the fields that are set or change once it has begun, under the
+// Trajectory's JSON names. A done line of the trajectory log carries it
+// as its traj; the rest of the record is the begin line's.
+type TrajectoryEnd struct {
+	EndedAt         *time.Time         `json:"ended_at,omitempty"`
+	Outcome         string             `json:"outcome,omitempty"`
+	FinalReward     float64            `json:"final_reward"`
+	TotalReward     float64            `json:"total_reward"`
+	CloseComponents map[string]float64 `json:"close_components,omitempty"`
+}
+
 // StepRecord is one step of a trajectory.
 type StepRecord struct {
 	Turn             int                `json:"turn"`

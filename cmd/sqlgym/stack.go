@@ -134,7 +134,7 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*serveStack, e
 	if err := s.tools.parse(); err != nil {
 		return nil, err
 	}
-	st := &serveStack{Stack: &stack.Stack{Reward: schemas.DefaultRewardSpec()}}
+	st := &serveStack{Stack: &stack.Stack{Reward: schemas.DefaultRewardSpec(), RewardPreset: rewards.Preset}}
 	var err error
 	if s.rewardFile != "" {
 		if st.Reward, err = rewards.Load(s.rewardFile); err != nil {

@@ -1,83 +1,35 @@
 package mcpserver_test
 
 import (
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/sqlgym/sqlgym/internal/testkit/needs"
+	"github.com/sqlgym/sqlgym/internal/testkit/nodepkg"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
 )
 
 // tsClient is the official MCP TypeScript SDK's client (testdata/tsclient),
-// installed with npm ci from its lock file into a folder of the user's
-// cache named for the lock's hash, so that it is installed once. Without
-// node or npm the test is skipped, and fails under CI=true.
+// installed by nodepkg (npm ci from its lock file, once). Without node or
+// npm the test is skipped, and fails under CI=true.
 func tsClient(t *testing.T) (node, script string) {
 	t.Helper()
-	node, errNode := exec.LookPath("node")
-	npm, errNpm := exec.LookPath("npm")
-	if errNode != nil || errNpm != nil {
-		needs.Missing(t, fmt.Sprintf("node and npm are needed to run the TypeScript SDK's client (scripts/node-up installs them): %v %v", errNode, errNpm))
-	}
-	src := filepath.Join("testdata", "tsclient")
 	files := map[string][]byte{}
-	h := sha256.New()
 	for _, name := range []string{"package.json", "package-lock.json", "client.mjs"} {
-		b, err := os.ReadFile(filepath.Join(src, name))
+		b, err := os.ReadFile(filepath.Join("testdata", "tsclient", name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		files[name] = b
-		h.Write(b)
 	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "sqlgym", "mcp-tsclient-"+hex.EncodeToString(h.Sum(nil))[:16])
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err == nil {
-		return node, filepath.Join(dir, "client.mjs")
-	}
-	// Installed beside the final folder, then renamed into place: a
-	// folder of that name is always a whole install.
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), "install-")
-	if err != nil {
-		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if tmp, err = os.MkdirTemp(filepath.Dir(dir), "install-"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	defer os.RemoveAll(tmp)
-	for name, b := range files {
-		if err := os.WriteFile(filepath.Join(tmp, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund")
-	cmd.Dir = tmp
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm ci: %v\n%s", err, out)
-	}
-	if err := os.Rename(tmp, dir); err != nil && !os.IsExist(err) {
-		if _, statErr := os.Stat(dir); statErr != nil { // another run put it there first
-			t.Fatal(err)
-		}
-	}
+	node, dir := nodepkg.Install(t, "mcp-tsclient", files,
+		filepath.Join("node_modules", "@modelcontextprotocol", "sdk", "package.json"), "the TypeScript SDK's client")
 	return node, filepath.Join(dir, "client.mjs")
 }
 

@@ -347,6 +347,31 @@ class SQLGymEnvTest(unittest.TestCase):
             self.assertEqual(client.get(ep)["outcome"], "no_submit")
             self.assertFalse(client.closed)
 
+    def test_client_as_first_argument(self) -> None:
+        """SQLGymEnv(client, ...) shares the client, as SQLEnv(client, ...)
+        does, and reset's reward may name a preset."""
+        with sqlgym.Client(URL) as client:
+            wrong = json.dumps({"name": "submit", "arguments": {"sql": "SELECT 5"}})
+            paid = {}
+            for reward in ("binary", None):
+                env = sqlgym.SQLGymEnv(client, task_id="demo/library-001", reward=reward)
+                self.assertIs(env.client, client)
+                env.reset()
+                _, paid[reward], terminated, _, info = env.step(f"<tool_call>{wrong}</tool_call>")
+                self.assertEqual((terminated, info["outcome"]), (True, "mismatch"))
+                env.close()
+                self.assertFalse(client.closed, "the env closed a client it was given")
+            self.assertEqual(paid["binary"], 0.0, "binary pays a wrong answer nothing")
+            self.assertGreater(paid[None], 0.0, "the server's default spec pays a wrong answer that runs")
+        with sqlgym.Client(URL) as client:
+            with self.assertRaisesRegex(TypeError, "give the client once"):
+                sqlgym.SQLGymEnv(client, client=client)
+        with self.assertRaisesRegex(TypeError, "a server URL \\(a str\\) or a sqlgym.Client, not int"):
+            sqlgym.SQLGymEnv(42)  # type: ignore[arg-type]
+        with sqlgym.Client(URL) as client, self.assertRaises(sqlgym.RPCError) as ctx:
+            client.reset(task_id="demo/library-001", reward="binar")
+        self.assertIn('no reward preset "binar" (presets: arctic-text2sql-r1, binary', str(ctx.exception))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -69,7 +69,10 @@ type Stack struct {
 	Engines
 	Datasets []*env.Dataset
 	Reward   schemas.RewardSpec
-	Recorder trajlog.Writer // where episodes are recorded; nil until the caller opens one
+	// RewardPreset resolves a preset's name for a reset's reward
+	// (episodes.Config.RewardPreset); nil refuses every name.
+	RewardPreset func(name string) (schemas.RewardSpec, error)
+	Recorder     trajlog.Writer // where episodes are recorded; nil until the caller opens one
 }
 
 // New builds a stack over datasets with the engines c bounds, paying by
@@ -82,7 +85,7 @@ func New(c EngineConfig, rec trajlog.Writer, datasets ...*env.Dataset) *Stack {
 // bounds (turns, episodes, bytes) before episodes.New.
 func (s *Stack) Config() episodes.Config {
 	return episodes.Config{Datasets: s.Datasets, Catalog: s.Catalog, Runner: s.Runner, Judge: s.Judge,
-		Reward: s.Reward, Recorder: s.Recorder}
+		Reward: s.Reward, RewardPreset: s.RewardPreset, Recorder: s.Recorder}
 }
 
 // Close closes the recorder, when there is one, then the catalog and its

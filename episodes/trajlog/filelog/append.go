@@ -8,12 +8,13 @@ import (
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
-// Begin records a new episode (t without steps). It returns once the line
-// is with the operating system: it survives the process being killed, and
-// the End of the episode makes it durable.
+// Begin records a new episode (t without steps: "steps":[], so that the
+// line's record is a trajectory as the published schema describes one).
+// It returns once the line is with the operating system: it survives the
+// process being killed, and the End of the episode makes it durable.
 func (l *Log) Begin(_ context.Context, t *schemas.Trajectory) error {
 	b := *t
-	b.Steps = nil
+	b.Steps = []schemas.StepRecord{}
 	_, err := l.appendEvent(evBegin, &event{Ev: evBegin, Ep: t.EpisodeID, Traj: &b},
 		change{kind: evBegin, ep: t.EpisodeID, startedAt: t.StartedAt, dataset: t.Task.Dataset})
 	return err

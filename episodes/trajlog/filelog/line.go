@@ -16,7 +16,7 @@ import (
 // Event kinds, the "ev" field of a line.
 const (
 	evOpen  = "open"  // a writer opened the log: episodes live before it never end
-	evBegin = "begin" // an episode began: traj without steps
+	evBegin = "begin" // an episode began: traj without steps ("steps":[])
 	evStep  = "step"  // one step of a live episode
 	evEnd   = "end"   // an episode ended: traj, the whole record (steps omitted when all were logged)
 	evDone  = "done"  // an episode whose begin and steps were logged ended: traj holds only what the end set (slim.go)

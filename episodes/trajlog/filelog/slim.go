@@ -1,8 +1,6 @@
 package filelog
 
 import (
-	"time"
-
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -17,16 +15,11 @@ import (
 // changes, so the begin line already holds it as the end would.
 
 // endFields are the fields of a trajectory that are set or change once
-// it has begun: the outcome, the rewards, the end time and the close
-// components. Their JSON names are the Trajectory's, so that a slim end's
-// record decodes as a Trajectory with only these fields set.
-type endFields struct {
-	EndedAt         *time.Time         `json:"ended_at,omitempty"`
-	Outcome         string             `json:"outcome,omitempty"`
-	FinalReward     float64            `json:"final_reward"`
-	TotalReward     float64            `json:"total_reward"`
-	CloseComponents map[string]float64 `json:"close_components,omitempty"`
-}
+// it has begun (schemas.TrajectoryEnd): the outcome, the rewards, the end
+// time and the close components. Their JSON names are the Trajectory's,
+// so that a slim end's record decodes as a Trajectory with only these
+// fields set.
+type endFields = schemas.TrajectoryEnd
 
 // endOf is what t's end set.
 func endOf(t *schemas.Trajectory) endFields {
@@ -34,8 +27,8 @@ func endOf(t *schemas.Trajectory) endFields {
 		TotalReward: t.TotalReward, CloseComponents: t.CloseComponents}
 }
 
-// setOn puts the end's fields on t, a record rebuilt from its begin.
-func (e *endFields) setOn(t *schemas.Trajectory) {
+// setEnd puts the end's fields e on t, a record rebuilt from its begin.
+func setEnd(t *schemas.Trajectory, e endFields) {
 	t.EndedAt, t.Outcome, t.FinalReward = e.EndedAt, e.Outcome, e.FinalReward
 	t.TotalReward, t.CloseComponents = e.TotalReward, e.CloseComponents
 }
@@ -61,7 +54,6 @@ func asEnd(ev *event) {
 // begun, the record its begin line and step lines rebuilt.
 func withBegin(begun, end *schemas.Trajectory) schemas.Trajectory {
 	t := *begun
-	e := endOf(end)
-	e.setOn(&t)
+	setEnd(&t, endOf(end))
 	return t
 }

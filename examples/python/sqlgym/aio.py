@@ -27,7 +27,7 @@ import itertools
 import ssl
 import urllib.parse
 from dataclasses import dataclass
-from typing import Any, AsyncIterator, Dict, List, Optional, Set
+from typing import Any, AsyncIterator, Dict, List, Optional, Set, Union
 
 from .errors import DEFAULT_URL, CallTimeout, ConnectionClosed, ReplyLost, SQLGymError, TransportError
 from .jsonrpc import drop_none, encode_request, replies, reset_params, result_of, step_params
@@ -520,7 +520,7 @@ class AsyncClient:
 
     async def reset(self, task_id: Optional[str] = None, dataset: Optional[str] = None,
                     seed: Optional[int] = None, max_turns: Optional[int] = None,
-                    action_format: Optional[str] = None, reward: Optional[Dict[str, Any]] = None,
+                    action_format: Optional[str] = None, reward: Optional[Union[str, Dict[str, Any]]] = None,
                     tags: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
         """``episode.reset``: starts an episode; see :meth:`sqlgym.Client.reset`.
         If the caller gives up (a timeout, a cancel) and the reply comes

@@ -36,7 +36,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as _FutureTimeout
 from concurrent.futures import wait as _wait_futures
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from .errors import (CAPACITY_REACHED, DEFAULT_URL, EPISODE_BUSY, EPISODE_ENDED, EPISODE_NOT_FOUND,
                      INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, NOT_FOUND,
@@ -341,7 +341,7 @@ class Client:
 
     def reset_async(self, task_id: Optional[str] = None, dataset: Optional[str] = None,
                     seed: Optional[int] = None, max_turns: Optional[int] = None,
-                    action_format: Optional[str] = None, reward: Optional[Dict[str, Any]] = None,
+                    action_format: Optional[str] = None, reward: Optional[Union[str, Dict[str, Any]]] = None,
                     tags: Optional[Dict[str, Any]] = None) -> Future:
         """``episode.reset`` without waiting (see :meth:`reset`).
 
@@ -354,13 +354,14 @@ class Client:
 
     def reset(self, task_id: Optional[str] = None, dataset: Optional[str] = None,
               seed: Optional[int] = None, max_turns: Optional[int] = None,
-              action_format: Optional[str] = None, reward: Optional[Dict[str, Any]] = None,
+              action_format: Optional[str] = None, reward: Optional[Union[str, Dict[str, Any]]] = None,
               tags: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
         """``episode.reset``: starts an episode and returns
         ``{episode_id, task, messages, tools, max_turns, action_format}``.
 
         Without ``task_id`` the task is drawn from ``dataset`` by ``seed``.
-        ``reward`` is a partial RewardSpec merged over the server's;
+        ``reward`` is a partial RewardSpec merged over the server's, or a
+        reward preset's name (``"binary"``);
         ``tags`` (policy version, GRPO group id, ...) are stored verbatim
         with the trajectory. After a :class:`CallTimeout` the client closes
         the episode if the server started one.

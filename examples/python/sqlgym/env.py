@@ -25,7 +25,7 @@ are text, which Gymnasium's ``Box``/``Discrete`` cannot describe, so
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from .client import Client, SQLEnv
 from .errors import DEFAULT_URL
@@ -39,8 +39,10 @@ class SQLGymEnv:
     """One episode at a time, Gymnasium-style; see the module docstring.
 
     Give ``url`` (and ``token``) to have the env open, and close, its own
-    :class:`~sqlgym.Client`, or ``client`` to share one between many envs.
-    ``reset_kwargs`` are :meth:`sqlgym.Client.reset`'s keyword arguments.
+    :class:`~sqlgym.Client`, or a client to share one between many envs:
+    as the first argument, as :class:`~sqlgym.SQLEnv` takes it
+    (``SQLGymEnv(client)``), or as ``client=``. ``reset_kwargs`` are
+    :meth:`sqlgym.Client.reset`'s keyword arguments.
     """
 
     metadata: Dict[str, Any] = {"render_modes": ["ansi"]}
@@ -48,10 +50,17 @@ class SQLGymEnv:
     observation_space = None
     spec = None
 
-    def __init__(self, url: str = DEFAULT_URL, *, client: Optional[Client] = None, token: Optional[str] = None,
-                 render_mode: Optional[str] = None, **reset_kwargs: Any):
+    def __init__(self, url: Union[str, Client] = DEFAULT_URL, *, client: Optional[Client] = None,
+                 token: Optional[str] = None, render_mode: Optional[str] = None, **reset_kwargs: Any):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if isinstance(url, Client):
+            if client is not None:
+                raise TypeError("SQLGymEnv: give the client once, as the first argument or as client=, not both")
+            url, client = DEFAULT_URL, url
+        elif not isinstance(url, str):
+            raise TypeError(f"SQLGymEnv: the first argument is a server URL (a str) or a sqlgym.Client, "
+                            f"not {type(url).__name__}")
         self.render_mode = render_mode
         self._owns_client = client is None
         self.client = client if client is not None else Client(url, token=token)

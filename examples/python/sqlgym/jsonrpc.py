@@ -4,7 +4,7 @@ reply's result or raising its error as :class:`~sqlgym.errors.RPCError`."""
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Iterator, Optional, Tuple
+from typing import Any, Dict, Iterator, Optional, Tuple, Union
 
 from .errors import INTERNAL_ERROR, RPCError, TransportError
 
@@ -48,7 +48,8 @@ def drop_none(**kwargs: Any) -> Dict[str, Any]:
 
 def reset_params(task_id: Optional[str] = None, dataset: Optional[str] = None, seed: Optional[int] = None,
                  max_turns: Optional[int] = None, action_format: Optional[str] = None,
-                 reward: Optional[Dict[str, Any]] = None, tags: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+                 reward: Optional[Union[str, Dict[str, Any]]] = None,
+                 tags: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
     """The params of ``episode.reset``."""
     return drop_none(task_id=task_id, dataset=dataset, seed=seed, max_turns=max_turns,
                      action_format=action_format, reward=reward, tags=tags)
