@@ -99,3 +99,21 @@ func TestAnchorsAreGitHubs(t *testing.T) {
 		t.Errorf("anchors %v, want only %v", got, want)
 	}
 }
+
+// TestBenchmarksOpenWithCurrentFigures checks the order of
+// docs/benchmarks.md for a reader sizing a deployment: its first section
+// is the current figures, each group of them linked to the section below
+// that measured it, and the history follows under its own heading.
+func TestBenchmarksOpenWithCurrentFigures(t *testing.T) {
+	doc := read(t, filepath.Join(root, "docs", "benchmarks.md"))
+	sections := regexp.MustCompile(`(?m)^##? (.+)$`).FindAllStringSubmatch(doc, 3)
+	if len(sections) < 3 || sections[1][1] != "Current figures" || sections[2][1] != "History" {
+		t.Fatalf("docs/benchmarks.md's headings open with %v, want Benchmarks, Current figures, History", sections)
+	}
+	_, current, _ := strings.Cut(doc, "\n## Current figures\n")
+	current, _, _ = strings.Cut(current, "\n# History\n")
+	links := regexp.MustCompile(`\]\(#[^)]+\)`).FindAllString(current, -1)
+	if len(links) < 15 {
+		t.Errorf("the current figures link %d times to the sections that measured them, want at least 15", len(links))
+	}
+}
