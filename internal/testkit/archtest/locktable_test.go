@@ -73,12 +73,19 @@ func TestLockOrderNamesExist(t *testing.T) {
 
 // TestGlossaryNamesExist checks the names the "Glossary" section of
 // docs/architecture.md points at: the Go files exist, and each name
-// qualified by a package is declared there.
+// qualified by a package is declared there; and that it defines the
+// words a newcomer meets first.
 func TestGlossaryNamesExist(t *testing.T) {
 	x := newCodeIndex(t)
 	section := docSection(t, "Glossary")
 	if n := strings.Count(section, "\n- **"); n < 25 {
 		t.Errorf("the Glossary has %d entries, want at least 25", n)
+	}
+	for _, word := range []string{"admission", "budget", "cork", "flight", "held", "holder", "kept", "live", "origin",
+		"recent", "reserve", "room", "segment", "settle", "stall", "suite", "ticket", "ties"} {
+		if !regexp.MustCompile(`\n- \*\*` + word + `\b`).MatchString(section) {
+			t.Errorf("the Glossary does not define %q", word)
+		}
 	}
 	checkSpans(t, x, "Glossary", section)
 }
