@@ -1,4 +1,6 @@
-// Package archtest checks the import rules of docs/architecture.md.
+// Package archtest checks docs/architecture.md against the code: its import
+// rules on each package's imports, and the names its Glossary and Lock
+// order sections point at.
 package archtest
 
 import (
