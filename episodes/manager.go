@@ -54,11 +54,18 @@ type Config struct {
 	// DatasetTools narrows the tools of a dataset, by name: each a
 	// subset of Tools. A dataset not named offers Tools.
 	DatasetTools map[string]tools.Set
-	Judge        *judge.Judge // scores submissions
-	Reward       schemas.RewardSpec
-	Recorder     trajlog.Writer // where episodes are recorded as they happen; nil records nothing
-	Logger       *zap.Logger    // nil logs nothing
-	Version      string         // server version, stored in every trajectory
+	// PromptStyle is the prompt style of a reset that names none, on a
+	// dataset DatasetPromptStyles does not name (schemas.PromptStyle*;
+	// "": text).
+	PromptStyle string
+	// DatasetPromptStyles are the datasets' own default prompt styles,
+	// by dataset name.
+	DatasetPromptStyles map[string]string
+	Judge               *judge.Judge // scores submissions
+	Reward              schemas.RewardSpec
+	Recorder            trajlog.Writer // where episodes are recorded as they happen; nil records nothing
+	Logger              *zap.Logger    // nil logs nothing
+	Version             string         // server version, stored in every trajectory
 
 	MaxTurns int // default turn budget (DefaultMaxTurns)
 	// PromptDescriptions puts the column descriptions a dataset ships in
@@ -103,6 +110,9 @@ func (c *Config) setDefaults() {
 	def(&c.MaxCallsPerTurn, DefaultMaxCallsPerTurn)
 	c.MaxCallsPerTurn = min(c.MaxCallsPerTurn, MaxMessageCalls)
 	def(&c.MaxTagsBytes, DefaultMaxTagsBytes)
+	if c.PromptStyle == "" {
+		c.PromptStyle = schemas.PromptStyleText
+	}
 	if c.RecentBytes <= 0 {
 		c.RecentBytes = DefaultRecentBytes
 	}
@@ -156,6 +166,9 @@ func New(cfg Config) (*Manager, error) {
 	m.deps = newDeps(&m.cfg, m.metrics)
 	m.metrics.watchKept(m.kept.used.Load)
 	if err := checkDatasetTools(cfg); err != nil {
+		return nil, err
+	}
+	if err := checkPromptStyles(cfg); err != nil {
 		return nil, err
 	}
 	for _, ds := range cfg.Datasets {

@@ -14,7 +14,7 @@ import (
 func TestArgumentErrorsInTheToolsWords(t *testing.T) {
 	h := start(t, options{})
 	cs := h.connect(t, "")
-	resetArgs := "its arguments are: action_format (string), dataset (string), descriptions (boolean), max_turns (integer), " +
+	resetArgs := "its arguments are: action_format (string), dataset (string), descriptions (boolean), max_turns (integer), prompt_style (string), " +
 		"reward (object), seed (integer), tags (object), task_id (string), tools (array)"
 	tests := []struct {
 		tool string
