@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -39,4 +40,14 @@ func nativeCallsLine(maxCalls int) string {
 		line += fmt.Sprintf("; at most %d calls of one reply run", maxCalls)
 	}
 	return line + ". A reply with no call wastes the turn."
+}
+
+// RecordedSystemPrompt is the system message an episode recorded as t
+// gets in style: its dialect, action format, turn budget, tools and
+// calls per turn, as the record has them. The row limit, which a record
+// does not keep, is not stated; nor are the calls per turn of a record
+// made before they were kept.
+func RecordedSystemPrompt(t *schemas.Trajectory, style string) string {
+	return systemPrompt(PromptSpec{Dialect: env.Dialect(t.Task.Dialect), Format: t.ActionFormat, Style: style,
+		MaxTurns: t.MaxTurns, Tools: Recorded(t.Tools), MaxCalls: t.MaxCallsPerTurn})
 }
