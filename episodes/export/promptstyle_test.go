@@ -90,6 +90,24 @@ func promptFailure(t *testing.T, tpl consumers.Template, lines [][]byte) error {
 	return nil
 }
 
+// pairPromptFailure is promptFailure for dpo pairs: each prompt with
+// its chosen and its rejected reply.
+func pairPromptFailure(t *testing.T, tpl consumers.Template, lines [][]byte) error {
+	t.Helper()
+	if len(lines) == 0 || len(lines[0]) == 0 {
+		return fmt.Errorf("no pair")
+	}
+	for i, row := range decodeLines(t, lines) {
+		for _, side := range []string{"chosen", "rejected"} {
+			msgs := append(messagesOf(row["prompt"]), messagesOf(row[side])...)
+			if err := tpl.CheckPrompt(msgs, asList(row["tools"])); err != nil {
+				return fmt.Errorf("pair %d, %s: %w", i, side, err)
+			}
+		}
+	}
+	return nil
+}
+
 func asList(v any) []any {
 	l, _ := v.([]any)
 	return l
@@ -105,7 +123,7 @@ func asList(v any) []any {
 // prompt show the tools twice and ask for <tool_call> (the check can
 // fail). A text-style episode with a text action is not re-rendered:
 // its turns keep the text prompt's syntax, and it is dropped as
-// prompt-style.
+// prompt-style. dpo pairs of native episodes show their tools once too.
 func TestNativeRowsShowToolsOnce(t *testing.T) {
 	natives := nativeEpisodes()
 	if len(natives) < 5 {
@@ -130,6 +148,9 @@ func TestNativeRowsShowToolsOnce(t *testing.T) {
 		}
 		if err := promptFailure(t, tpl, restyled); err != nil {
 			t.Errorf("%s: re-rendered episodes: %v", tpl.Name, err)
+		}
+		if err := pairPromptFailure(t, tpl, exportLines(t, natives, export.Options{Format: "dpo", Chat: o})); err != nil {
+			t.Errorf("%s: dpo pairs of native episodes: %v", tpl.Name, err)
 		}
 		asPlayed := exportLines(t, textEpisodes(), export.Options{Format: "sft", Chat: o})
 		if err := promptFailure(t, tpl, asPlayed); err == nil {
