@@ -123,9 +123,9 @@ func (s *session) runCalls(ctx context.Context, t *turnIn) error {
 		switch {
 		case submitted != "":
 			c.notRun("the submit of call " + submitted + ", earlier in this reply, ended the episode.")
-		case i >= s.deps.maxCallsPerTurn:
+		case i >= s.maxCalls:
 			c.notRun(fmt.Sprintf("a turn runs at most %d calls (the server's --max-calls-per-turn), and this reply holds %d.",
-				s.deps.maxCallsPerTurn, len(t.calls)))
+				s.maxCalls, len(t.calls)))
 		case c.perr != nil:
 			c.ran, c.kind, c.eff = true, reward.TurnFormatError, effect{err: c.perr}
 		default:

@@ -15,21 +15,20 @@ import (
 // itself: the Manager builds them once, from its Config, and each session
 // holds them from its start. Nothing in them changes after New.
 type deps struct {
-	runner          *tools.Runner  // runs the tools but submit
-	judge           *judge.Judge   // scores submissions
-	recorder        trajlog.Writer // where steps are recorded as they happen
-	now             func() time.Time
-	maxCallsPerTurn int    // calls of one turn that run
-	version         string // the server's, stored in every trajectory
-	metrics         *Metrics
-	logger          *zap.Logger
+	runner   *tools.Runner  // runs the tools but submit
+	judge    *judge.Judge   // scores submissions
+	recorder trajlog.Writer // where steps are recorded as they happen
+	now      func() time.Time
+	version  string // the server's, stored in every trajectory
+	metrics  *Metrics
+	logger   *zap.Logger
 }
 
 // newDeps takes the dependencies of episodes from a Config whose
 // defaults are set.
 func newDeps(cfg *Config, metrics *Metrics) *deps {
 	return &deps{runner: cfg.Runner, judge: cfg.Judge, recorder: cfg.Recorder, now: cfg.Clock.Now,
-		maxCallsPerTurn: cfg.MaxCallsPerTurn, version: cfg.Version, metrics: metrics, logger: cfg.Logger}
+		version: cfg.Version, metrics: metrics, logger: cfg.Logger}
 }
 
 // recordFailed counts and logs a failed trajectory write, and returns the

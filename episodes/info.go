@@ -10,6 +10,7 @@ func (m *Manager) Info(limits schemas.Limits) *schemas.ServerInfo {
 	info := &schemas.ServerInfo{
 		Name: "sqlgym", Version: m.cfg.Version, Protocol: schemas.Protocol,
 		Tools: m.cfg.Tools.Definitions(), Reward: m.cfg.Reward, Limits: limits, Stats: m.metrics.snapshot(),
+		PromptStyle: m.cfg.PromptStyle,
 	}
 	info.Limits.MaxTurns = m.cfg.MaxTurns
 	info.Limits.MaxEpisodes = m.cfg.MaxEpisodes
@@ -18,7 +19,8 @@ func (m *Manager) Info(limits schemas.Limits) *schemas.ServerInfo {
 	info.Limits.MaxCallsPerTurn = m.cfg.MaxCallsPerTurn
 	for _, name := range m.names {
 		ds := m.datasets[name]
-		info.Datasets = append(info.Datasets, schemas.DatasetInfo{Name: ds.Name, Tasks: len(ds.Tasks), Dialect: string(ds.Dialect)})
+		info.Datasets = append(info.Datasets, schemas.DatasetInfo{Name: ds.Name, Tasks: len(ds.Tasks), Dialect: string(ds.Dialect),
+			PromptStyle: m.cfg.DatasetPromptStyles[ds.Name]})
 	}
 	return info
 }

@@ -111,7 +111,7 @@ func (m *Manager) stepRoom(s *session, a schemas.Action) int64 {
 		calls = min(strings.Count(*a.Text, hermesCallOpen), MaxMessageCalls)
 	}
 	calls = max(calls, 1)
-	ran := int64(min(calls, m.cfg.MaxCallsPerTurn))
+	ran := int64(min(calls, s.maxCalls))
 	obs := int64(m.cfg.Runner.Config().ObservationBytes)
 	return copiesKept(a)*actionBytes(a) + 2*ran*obs + int64(calls)*callOverhead + stepOverhead
 }

@@ -54,8 +54,15 @@ type Config struct {
 	// DatasetTools narrows the tools of a dataset, by name: each a
 	// subset of Tools. A dataset not named offers Tools.
 	DatasetTools map[string]tools.Set
-	Judge        *judge.Judge // scores submissions
-	Reward       schemas.RewardSpec
+	// PromptStyle is the prompt style of a reset that names none, on a
+	// dataset DatasetPromptStyles does not name (schemas.PromptStyle*;
+	// "": text).
+	PromptStyle string
+	// DatasetPromptStyles are the datasets' own default prompt styles,
+	// by dataset name.
+	DatasetPromptStyles map[string]string
+	Judge               *judge.Judge // scores submissions
+	Reward              schemas.RewardSpec
 	// RewardPreset resolves the name of a reward preset, which a reset's
 	// reward may give instead of a partial spec; its error says what the
 	// presets are. The presets live above this package (sqlgym serve
@@ -109,6 +116,9 @@ func (c *Config) setDefaults() {
 	def(&c.MaxCallsPerTurn, DefaultMaxCallsPerTurn)
 	c.MaxCallsPerTurn = min(c.MaxCallsPerTurn, MaxMessageCalls)
 	def(&c.MaxTagsBytes, DefaultMaxTagsBytes)
+	if c.PromptStyle == "" {
+		c.PromptStyle = schemas.PromptStyleText
+	}
 	if c.RecentBytes <= 0 {
 		c.RecentBytes = DefaultRecentBytes
 	}
@@ -162,6 +172,9 @@ func New(cfg Config) (*Manager, error) {
 	m.deps = newDeps(&m.cfg, m.metrics)
 	m.metrics.watchKept(m.kept.used.Load)
 	if err := checkDatasetTools(cfg); err != nil {
+		return nil, err
+	}
+	if err := checkPromptStyles(cfg); err != nil {
 		return nil, err
 	}
 	for _, ds := range cfg.Datasets {

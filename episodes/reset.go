@@ -17,11 +17,33 @@ import (
 
 // Reset starts an episode.
 func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.ResetResult, error) {
+	return m.ResetWith(ctx, p, ResetOptions{})
+}
+
+// ResetOptions are settings of an episode that no wire chooses: an
+// in-process caller that replays a recorded episode sets them as the
+// record has them.
+type ResetOptions struct {
+	// MaxCallsPerTurn is how many calls of one turn run, from 1 to
+	// MaxMessageCalls; 0 means the Manager's Config.MaxCallsPerTurn.
+	MaxCallsPerTurn int
+}
+
+// ResetWith is Reset with the settings of o.
+func (m *Manager) ResetWith(ctx context.Context, p schemas.ResetParams, o ResetOptions) (*schemas.ResetResult, error) {
 	task, ds, err := m.pickTask(p)
 	if err != nil {
 		return nil, err
 	}
 	maxTurns, format, err := m.episodeShape(p)
+	if err != nil {
+		return nil, err
+	}
+	style, err := m.promptStyle(ds, p.PromptStyle)
+	if err != nil {
+		return nil, err
+	}
+	maxCalls, err := m.maxCalls(o.MaxCallsPerTurn)
 	if err != nil {
 		return nil, err
 	}
@@ -40,12 +62,13 @@ func (m *Manager) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.Re
 	if err != nil {
 		return nil, err
 	}
-	prompt := tools.PromptTools(task, ds.Dialect, format, maxTurns, set)
+	prompt := tools.PromptFor(task, tools.PromptSpec{Dialect: ds.Dialect, Format: format, Style: style, MaxTurns: maxTurns,
+		Tools: set, RowLimit: m.cfg.Runner.Config().RowLimit, MaxCalls: maxCalls})
 	if m.cfg.PromptDescriptions && p.Descriptions == nil || p.Descriptions != nil && *p.Descriptions {
 		prompt = tools.WithNotes(prompt, ds.Notes[task.DBID])
 	}
 	s := newSession(m.deps, newEpisodeID(), episodeSpec{task: task, ds: ds, db: db, reward: spec,
-		format: format, maxTurns: maxTurns, tools: set, prompt: prompt, tags: p.Tags})
+		format: format, maxTurns: maxTurns, tools: set, prompt: prompt, tags: p.Tags, style: style, maxCalls: maxCalls})
 	if err := m.admitBytes(s, resetBytes(prompt, p.Tags)); err != nil {
 		return nil, err
 	}

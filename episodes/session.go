@@ -27,6 +27,7 @@ type session struct {
 	format   string
 	spec     schemas.RewardSpec
 	tools    tools.Set // the tools offered
+	maxCalls int       // calls of one turn that run
 	queue    *stepQueue
 	holder   string // whom its statements run for on the engines (holderOf)
 
@@ -62,6 +63,8 @@ type episodeSpec struct {
 	tools    tools.Set
 	prompt   []schemas.Message
 	tags     json.RawMessage
+	style    string // the prompt's style (schemas.PromptStyle*)
+	maxCalls int    // calls of one turn that run
 }
 
 // newSession builds the episode whole, from its spec and the
@@ -71,14 +74,17 @@ func newSession(d *deps, id string, e episodeSpec) *session {
 	now := d.now()
 	s := &session{
 		id: id, deps: d, task: e.task, ds: e.ds, db: e.db, dialect: e.ds.Dialect, dbKey: e.ds.DBKey(e.task.DBID),
-		maxTurns: e.maxTurns, format: e.format, spec: e.reward.spec, tools: e.tools, queue: newStepQueue(),
+		maxTurns: e.maxTurns, format: e.format, spec: e.reward.spec, tools: e.tools, maxCalls: e.maxCalls, queue: newStepQueue(),
 		holder: holderOf(id, e.tags), ledger: reward.NewLedger(e.reward.spec), seen: map[string]bool{},
 	}
 	s.traj = schemas.Trajectory{
 		EpisodeID: id, Task: e.task.View(e.ds.Dialect), Tags: e.tags,
 		RewardSpec: e.reward.spec, RewardSpecHash: e.reward.hash, ActionFormat: e.format,
-		MaxTurns: e.maxTurns, Messages: e.prompt, StartedAt: now, Steps: []schemas.StepRecord{},
+		MaxTurns: e.maxTurns, MaxCallsPerTurn: e.maxCalls, Messages: e.prompt, StartedAt: now, Steps: []schemas.StepRecord{},
 		ServerVersion: d.version,
+	}
+	if e.style != schemas.PromptStyleText {
+		s.traj.PromptStyle = e.style
 	}
 	if !e.tools.IsDefault() {
 		s.traj.Tools = e.tools.Names()

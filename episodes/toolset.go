@@ -2,6 +2,7 @@ package episodes
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/tools"
@@ -11,11 +12,7 @@ import (
 // and name a served dataset.
 func checkDatasetTools(cfg Config) error {
 	for name, set := range cfg.DatasetTools {
-		found := false
-		for _, ds := range cfg.Datasets {
-			found = found || ds.Name == name
-		}
-		if !found {
+		if !cfg.serves(name) {
 			return fmt.Errorf("new manager: tools for dataset %q, which is not served", name)
 		}
 		if _, err := cfg.Tools.Subset(set.Names()); err != nil {
@@ -23,6 +20,11 @@ func checkDatasetTools(cfg Config) error {
 		}
 	}
 	return nil
+}
+
+// serves reports whether a dataset of that name is among c's.
+func (c *Config) serves(name string) bool {
+	return slices.ContainsFunc(c.Datasets, func(ds *env.Dataset) bool { return ds.Name == name })
 }
 
 // datasetTools are the tools a dataset offers.

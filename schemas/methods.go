@@ -22,6 +22,9 @@ type ServerInfo struct {
 	Reward   RewardSpec    `json:"reward"`
 	Limits   Limits        `json:"limits"`
 	Stats    Stats         `json:"stats"`
+	// PromptStyle is the prompt style of an episode.reset that names
+	// none, on a dataset that sets none (DatasetInfo.PromptStyle).
+	PromptStyle string `json:"prompt_style,omitempty" jsonschema_description:"The server's default prompt style (--prompt-style): text or native."`
 }
 
 // DatasetInfo names one served dataset.
@@ -29,6 +32,9 @@ type DatasetInfo struct {
 	Name    string `json:"name"`
 	Tasks   int    `json:"tasks"`
 	Dialect string `json:"dialect"`
+	// PromptStyle is the dataset's own default prompt style
+	// (--dataset-prompt-style), when it has one.
+	PromptStyle string `json:"prompt_style,omitempty" jsonschema_description:"The dataset's default prompt style (--dataset-prompt-style), when it sets one; absent means the server's."`
 }
 
 // Limits are the server's configured bounds, as server.info reports them.
@@ -104,6 +110,7 @@ type ResetParams struct {
 	Tags         json.RawMessage `json:"tags,omitempty" jsonschema_description:"Stored verbatim with the trajectory (policy version, group id, sample index, ...)."`
 	Tools        []string        `json:"tools,omitempty" jsonschema_description:"The tools this episode offers, by name: a subset of the dataset's (server.info lists them); submit is always added. Left out means the dataset's tools."`
 	Descriptions *bool           `json:"descriptions,omitempty" jsonschema_description:"Puts the column descriptions the dataset ships (BIRD's database_description, tables.json's human names, a JSONL dataset's descriptions file) in the prompt, after the question and its evidence; left out means the server's --prompt-descriptions (off by default)."`
+	PromptStyle  string          `json:"prompt_style,omitempty" jsonschema:"enum=text,enum=native" jsonschema_description:"How the system prompt is written: text lists the tools and how to call them in the action format; native states the task and the rules only, leaving the tools and their call syntax to the chat template's tools=. Left out means the dataset's default, else the server's --prompt-style (text by default)."`
 }
 
 // ResetResult is the result of episode.reset.

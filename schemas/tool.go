@@ -33,6 +33,24 @@ const (
 	FormatTags   = "tags"   // <sql>...</sql> and <solution>...</solution>
 )
 
+// Prompt styles: how an episode's system prompt is written.
+//
+//   - text: it lists the tools and says how to call them in the
+//     episode's action format (<tool_call> blocks, or <sql> and
+//     <solution> tags), for a client that sends the model's whole
+//     completion as action.text;
+//   - native: it states the task and the environment's rules only, and
+//     leaves the tools and their call syntax to the chat template the
+//     client renders with tools=, for a client whose model calls tools
+//     natively (action.message, action.tool).
+const (
+	PromptStyleText   = "text"
+	PromptStyleNative = "native"
+)
+
+// PromptStyles lists the prompt styles, the default first.
+func PromptStyles() []string { return []string{PromptStyleText, PromptStyleNative} }
+
 // Message is one chat message of an episode's prompt.
 type Message struct {
 	Role    string `json:"role"`

@@ -17,15 +17,21 @@ type Trajectory struct {
 	ActionFormat   string          `json:"action_format"`
 	// Tools names the tools the episode offered when they were not
 	// protocol v1's default three; absent means those.
-	Tools       []string     `json:"tools,omitempty"`
-	MaxTurns    int          `json:"max_turns"`
-	Messages    []Message    `json:"messages"`
-	StartedAt   time.Time    `json:"started_at"`
-	EndedAt     *time.Time   `json:"ended_at,omitempty"`
-	Outcome     string       `json:"outcome,omitempty"`
-	FinalReward float64      `json:"final_reward"`
-	TotalReward float64      `json:"total_reward"`
-	Steps       []StepRecord `json:"steps"`
+	Tools    []string `json:"tools,omitempty"`
+	MaxTurns int      `json:"max_turns"`
+	// PromptStyle is the style the episode's prompt was written in
+	// (PromptStyleNative); absent means text, as before styles.
+	PromptStyle string `json:"prompt_style,omitempty"`
+	// MaxCallsPerTurn is how many calls of one turn ran (the server's
+	// --max-calls-per-turn); absent on records made before it was kept.
+	MaxCallsPerTurn int          `json:"max_calls_per_turn,omitempty"`
+	Messages        []Message    `json:"messages"`
+	StartedAt       time.Time    `json:"started_at"`
+	EndedAt         *time.Time   `json:"ended_at,omitempty"`
+	Outcome         string       `json:"outcome,omitempty"`
+	FinalReward     float64      `json:"final_reward"`
+	TotalReward     float64      `json:"total_reward"`
+	Steps           []StepRecord `json:"steps"`
 	// CloseComponents are the final components paid when the episode
 	// ended without a step (closed early, or abandoned): no step carries
 	// them, so they are kept here.

@@ -30,29 +30,62 @@ func Prompt(task *env.Task, dialect env.Dialect, format string, maxTurns int) []
 // tags call execute_sql and submit) leaves out <sql> when execute_sql is
 // not offered.
 func PromptTools(task *env.Task, dialect env.Dialect, format string, maxTurns int, set Set) []schemas.Message {
+	return PromptFor(task, PromptSpec{Dialect: dialect, Format: format, MaxTurns: maxTurns, Tools: set})
+}
+
+// PromptSpec is what an episode's system message depends on.
+type PromptSpec struct {
+	Dialect  env.Dialect
+	Format   string // the action format, for the text style
+	Style    string // schemas.PromptStyle*; "" is text
+	MaxTurns int
+	Tools    Set
+	// RowLimit and MaxCalls are rules the native style states: the rows
+	// a result shows, and the calls of one reply that run (0: not
+	// stated).
+	RowLimit, MaxCalls int
+}
+
+// ValidPromptStyle reports whether style names a prompt style.
+func ValidPromptStyle(style string) bool {
+	return style == schemas.PromptStyleText || style == schemas.PromptStyleNative
+}
+
+// PromptFor builds an episode's opening messages in the style p names:
+// the text style is Prompt's; the native style's system message (see
+// nativeSystemPrompt) names no tool and no call syntax, which the chat
+// template writes from tools=. The user message is the same in both.
+func PromptFor(task *env.Task, p PromptSpec) []schemas.Message {
 	user := task.Question
 	if ev := strings.TrimSpace(task.Evidence); ev != "" {
 		user += "\n\nExternal knowledge: " + ev
 	}
 	return []schemas.Message{
-		{Role: "system", Content: systemPrompt(dialect, format, maxTurns, set)},
+		{Role: "system", Content: systemPrompt(p)},
 		{Role: "user", Content: user},
 	}
 }
 
-// systemPrompt is the system message of PromptTools, built once for each
-// dialect, format, turn budget and tool set: it does not depend on the
-// task, and building it anew was a fifth of the bytes a server allocated
-// per reset.
-func systemPrompt(dialect env.Dialect, format string, maxTurns int, set Set) string {
-	key := promptKey{dialect: dialect, format: format, maxTurns: maxTurns, tools: strings.Join(set.Names(), ",")}
+// systemPrompt is the system message of PromptFor, built once for each
+// spec: it does not depend on the task, and building it anew was a fifth
+// of the bytes a server allocated per reset.
+func systemPrompt(p PromptSpec) string {
+	key := promptKey{dialect: p.Dialect, format: p.Format, style: p.Style, maxTurns: p.MaxTurns,
+		tools: strings.Join(p.Tools.Names(), ",")}
+	if p.Style == schemas.PromptStyleNative {
+		key.format, key.rowLimit, key.maxCalls = "", p.RowLimit, p.MaxCalls
+	}
 	prompts.Lock()
 	text, ok := prompts.m[key]
 	prompts.Unlock()
 	if ok {
 		return text
 	}
-	text = buildSystemPrompt(dialect, format, maxTurns, set)
+	if p.Style == schemas.PromptStyleNative {
+		text = nativeSystemPrompt(p)
+	} else {
+		text = buildSystemPrompt(p.Dialect, p.Format, p.MaxTurns, p.Tools)
+	}
 	prompts.Lock()
 	if len(prompts.m) < maxCachedPrompts {
 		prompts.m[key] = text
@@ -66,10 +99,11 @@ func systemPrompt(dialect env.Dialect, format string, maxTurns int, set Set) str
 const maxCachedPrompts = 1024
 
 type promptKey struct {
-	dialect  env.Dialect
-	format   string
-	maxTurns int
-	tools    string // the set's names, comma-separated
+	dialect            env.Dialect
+	format, style      string
+	maxTurns           int
+	tools              string // the set's names, comma-separated
+	rowLimit, maxCalls int    // the native style's
 }
 
 // prompts are the system messages built so far.
@@ -88,13 +122,20 @@ func buildSystemPrompt(dialect env.Dialect, format string, maxTurns int, set Set
 		b.WriteString(hermesInstructions(set))
 	}
 	b.WriteString("\n\nRules:\n")
-	b.WriteString("- One SQL statement per action, read-only (SELECT, or WITH ... SELECT). Statements that write are refused, and so are several statements separated by semicolons.\n")
+	writeSQLRules(&b, dialect, "action")
+	b.WriteString("- " + budgetLine(maxTurns, "action"))
+	return b.String()
+}
+
+// writeSQLRules writes the rules on the SQL of every style: one
+// read-only statement per unit (an action, a query), the answer's
+// columns, and MySQL's dialect notes.
+func writeSQLRules(b *strings.Builder, dialect env.Dialect, unit string) {
+	b.WriteString("- One SQL statement per " + unit + ", read-only (SELECT, or WITH ... SELECT). Statements that write are refused, and so are several statements separated by semicolons.\n")
 	b.WriteString("- Your final query's result should answer the question exactly: the columns asked for, in the order asked, and no others.\n")
 	if dialect == env.MySQL {
 		b.WriteString("- " + mysqlNotes + "\n")
 	}
-	b.WriteString("- " + budgetLine(maxTurns))
-	return b.String()
 }
 
 func hermesInstructions(set Set) string {
@@ -174,13 +215,15 @@ const mysqlNotes = `MySQL (MariaDB compatible): quote names in double quotes or 
 	`); strings take single quotes only. || is OR: join strings with CONCAT(a, b). 7 / 2 is 3.5: DIV divides integers. ` +
 	`LIMIT n OFFSET m, or LIMIT m, n.`
 
-func budgetLine(maxTurns int) string {
+// budgetLine states the turn budget; unit is what uses a turn (an
+// action, a reply).
+func budgetLine(maxTurns int, unit string) string {
 	const tail = "If they run out before you submit, the episode ends without an answer."
 	switch {
 	case maxTurns <= 0:
-		return "Your turns are limited, and every action uses one, failed ones included. " + tail
+		return "Your turns are limited, and every " + unit + " uses one, failed ones included. " + tail
 	case maxTurns == 1:
-		return "You have 1 turn: your only action must be the submission."
+		return "You have 1 turn: your only " + unit + " must be the submission."
 	}
-	return fmt.Sprintf("You have %d turns, and every action uses one, failed ones included. %s", maxTurns, tail)
+	return fmt.Sprintf("You have %d turns, and every %s uses one, failed ones included. %s", maxTurns, unit, tail)
 }

@@ -29,6 +29,7 @@ type exportFlags struct {
 	arguments    string
 	textActions  string
 	splitCalls   bool
+	promptStyle  string
 	reasoning    reasoningFlags
 	out          string
 }
@@ -46,6 +47,7 @@ func (f *exportFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.textActions, "text-actions", "calls", "sft, dpo: a hermes text action as its parsed calls with the text beside them (calls), or as its raw text with no calls (text); tags actions are always text")
 	fs.BoolVar(&f.splitCalls, "split-calls", false, "sft, dpo: one assistant message per call, each followed by its tool message, for templates that hold one call per message (Llama-3.x, gpt-oss)")
 	f.reasoning.register(fs)
+	fs.StringVar(&f.promptStyle, "prompt-style", "", "sft, dpo: native writes a text-style episode's system prompt as the native style's (the task and the rules; the chat template's tools= shows the tools), where every turn was a native call; an episode with a text action is dropped as prompt-style (empty: each prompt as played)")
 	fs.StringVar(&f.out, "out", "", "write to this `file` (default: standard output, with the report on standard error)")
 }
 
@@ -69,6 +71,9 @@ func (f *exportFlags) chatOptions() (export.ChatOptions, error) {
 		if _, err := chat.Resolve(); err != nil {
 			return export.ChatOptions{}, usageError{"export: " + err.Error()}
 		}
+	}
+	if err := export.CheckPromptStyle(f.format, f.promptStyle); err != nil {
+		return export.ChatOptions{}, usageError{"export: --prompt-style: " + err.Error()}
 	}
 	if target == export.TargetLlamaFactory && f.out == "" {
 		return export.ChatOptions{}, usageError{"export: --target llamafactory needs --out: its dataset_info.json entry is written beside the file"}
@@ -96,7 +101,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	// The quality filters are applied, and counted, by the export itself.
 	opts := export.Options{Format: f.format, Incomplete: sel.Incomplete, Outcome: sel.Outcome, MinReward: sel.MinReward,
-		Dedup: f.dedup, BestPerTask: f.bestPerTask, Chat: chat}
+		Dedup: f.dedup, BestPerTask: f.bestPerTask, Chat: chat, PromptStyle: f.promptStyle}
 	sel.Outcome, sel.MinReward = "", nil
 	rd, closer, err := openTrajectoryReader(ctx, f.trajectories, f.dataDir)
 	if err != nil {

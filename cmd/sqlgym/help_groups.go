@@ -10,7 +10,7 @@ type flagGroup struct {
 // Headings shared by serve and repl, in the order -h shows them.
 var (
 	groupDatasets = flagGroup{title: "Datasets", flags: []string{
-		"dataset", "skip-db-check", "prompt-descriptions"}}
+		"dataset", "skip-db-check", "prompt-descriptions", "prompt-style", "dataset-prompt-style"}}
 	groupEngines = flagGroup{title: "Engines", flags: []string{
 		"engine", "db-conns", "db-running", "db-open-max", "db-stmt-cache-bytes",
 		"pg-conns", "pg-schema-conns", "pg-statement-memory", "mysql-conns", "mysql-db-conns", "mysql-session-memory", "mysql-temp-disk"}}

@@ -22,7 +22,8 @@ import (
 // TestMCPStdio runs the real `sqlgym mcp` binary under the Go SDK's
 // client over stdio: the tools list, a whole episode to a right answer
 // and its reward, and the episode in the trajectory log of the data
-// directory, tagged origin=mcp, once the client has closed the session.
+// directory, tagged origin=mcp and played with the native prompt style,
+// once the client has closed the session.
 func TestMCPStdio(t *testing.T) {
 	dir := t.TempDir()
 	cs, _, stderr := connectMCP(t, binserver.Build(t), "mcp", "--data-dir", dir, "--tools", strings.Join(tools.Names(), ","))
@@ -51,6 +52,9 @@ func TestMCPStdio(t *testing.T) {
 	start := callOK(mcpserver.ToolStartEpisode, map[string]any{"task_id": "demo/library-001"})
 	var ep schemas.ResetResult
 	remarshal(t, start.StructuredContent, &ep)
+	if sys := ep.Messages[0].Content; strings.Contains(sys, "<tool_call>") || strings.Contains(sys, "search_values") {
+		t.Errorf("the episode's prompt names tools or a call syntax:\n%s", sys)
+	}
 	callOK(schemas.ToolSearchValues, map[string]any{"query": "jane austin"})
 	callOK(schemas.ToolSubmit, map[string]any{"sql": "SELECT count(*) FROM books AS b JOIN authors AS a ON a.author_id = b.author_id WHERE a.name = 'Jane Austen'"})
 	var r mcpserver.Reward
@@ -68,11 +72,11 @@ func TestMCPStdio(t *testing.T) {
 	defer l.Close()
 	var found []string
 	err = l.Episodes(ctx, trajlog.Filter{Tags: map[string]string{"origin": "mcp"}}, func(rec *trajlog.Record) error {
-		found = append(found, rec.EpisodeID+" "+rec.Outcome)
+		found = append(found, rec.EpisodeID+" "+rec.Outcome+" "+rec.PromptStyle)
 		return nil
 	})
-	if err != nil || !slices.Equal(found, []string{ep.EpisodeID + " correct"}) {
-		t.Errorf("episodes tagged origin=mcp in the log: %q (%v), want %s correct", found, err, ep.EpisodeID)
+	if err != nil || !slices.Equal(found, []string{ep.EpisodeID + " correct native"}) {
+		t.Errorf("episodes tagged origin=mcp in the log: %q (%v), want %s correct native", found, err, ep.EpisodeID)
 	}
 }
 

@@ -72,6 +72,7 @@ func (rs *rolloutSetup) inProcess(ctx context.Context, s *stackFlags, log *zap.L
 	cfg := st.Config()
 	cfg.Logger, cfg.Version, cfg.TrajectoryStore = log, version, s.storeDescription()
 	cfg.MaxTurns, cfg.MaxCallsPerTurn = s.maxTurns, s.maxCalls
+	cfg.PromptStyle, cfg.DatasetPromptStyles = s.promptStyle.style, s.promptStyle.byDataset
 	mgr, err := episodes.New(cfg)
 	if err != nil {
 		return err

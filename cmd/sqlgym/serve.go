@@ -225,6 +225,7 @@ func newManager(st *serveStack, s *stackFlags, o serverOpts, log *zap.Logger, ta
 	mc.MaxTagsBytes, mc.RecentEpisodes, mc.RecentBytes = o.bounds.tagsBytes, o.bounds.recentEpisodes, o.bounds.recentBytes
 	mc.MaxEpisodeBytes, mc.MaxLiveBytes = o.bounds.episodeBytes, o.bounds.liveBytes
 	mc.Tools, mc.DatasetTools = s.tools.set, s.tools.datasets
+	mc.PromptStyle, mc.DatasetPromptStyles = s.promptStyle.style, s.promptStyle.byDataset
 	mgr, err := episodes.New(mc)
 	if err != nil {
 		return nil, err

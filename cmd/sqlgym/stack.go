@@ -33,6 +33,7 @@ type stackFlags struct {
 	maxTurns           int
 	maxCalls           int  // calls of one turn that run
 	promptDescriptions bool // column descriptions in the prompt by default
+	promptStyle        promptStyleFlags
 	queryTimeout       time.Duration
 	submitTimeout      time.Duration
 	goldTimeout        time.Duration
@@ -61,6 +62,7 @@ func (s *stackFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&s.maxTurns, "max-turns", episodes.DefaultMaxTurns, "default turn budget of an episode")
 	s.registerCalls(fs, "")
 	fs.BoolVar(&s.promptDescriptions, "prompt-descriptions", false, "put the column descriptions a dataset ships in the prompt (an episode.reset may ask with descriptions: true/false)")
+	s.promptStyle.register(fs)
 	fs.DurationVar(&s.queryTimeout, "query-timeout", tools.DefaultQueryTimeout, "time limit of one execute_sql or inspect_schema call")
 	fs.DurationVar(&s.submitTimeout, "submit-timeout", judge.DefaultTimeout, "time limit of a submitted query when it is scored")
 	fs.DurationVar(&s.goldTimeout, "gold-timeout", judge.DefaultTimeout, "time limit of a gold query, timed apart from the submission")
@@ -114,6 +116,9 @@ func (s *stackFlags) check() error {
 	if err := s.judging.parse(); err != nil {
 		return err
 	}
+	if err := s.promptStyle.parse(); err != nil {
+		return err
+	}
 	return s.engine.parse()
 }
 
@@ -146,6 +151,9 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*serveStack, e
 		return nil, err
 	}
 	if err := s.tools.checkDatasets(st.Datasets); err != nil {
+		return nil, err
+	}
+	if err := s.promptStyle.checkDatasets(st.Datasets); err != nil {
 		return nil, err
 	}
 	for _, ds := range st.Datasets {

@@ -110,11 +110,16 @@ func (x *indexFlags) check() error {
 // checkDatasets fails when a --dataset-tools names no loaded dataset.
 func (t *toolFlags) checkDatasets(dss []*env.Dataset) error {
 	for name := range t.datasets {
-		if !slices.ContainsFunc(dss, func(ds *env.Dataset) bool { return ds.Name == name }) {
+		if !loaded(dss, name) {
 			return usageError{fmt.Sprintf("--dataset-tools %s: no dataset of that name", name)}
 		}
 	}
 	return nil
+}
+
+// loaded reports whether dss holds a dataset of that name.
+func loaded(dss []*env.Dataset, name string) bool {
+	return slices.ContainsFunc(dss, func(ds *env.Dataset) bool { return ds.Name == name })
 }
 
 // searches reports whether any dataset offers search_values.

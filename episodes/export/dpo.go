@@ -85,8 +85,9 @@ func Pairs(group []*trajlog.Record, o ChatOptions, max int) []DPOExample {
 			continue
 		}
 		ex = fitPair(ex, o)
-		if hasCalls(ex.Prompt, ex.Chosen, ex.Rejected) {
+		if hasCalls(ex.Prompt, ex.Chosen, ex.Rejected) || native(ranked[i]) {
 			ex.Tools = tools.Recorded(ranked[i].Tools).Definitions()
+			ex.Prompt = withToolList(ex.Prompt, ex.Tools, ranked[i], o)
 		}
 		out = append(out, ex)
 	}

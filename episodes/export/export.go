@@ -21,6 +21,7 @@ import (
 	"slices"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // Formats of an export.
@@ -49,6 +50,10 @@ type Options struct {
 	// Chat says how steps become messages; Run checks it and fills in
 	// its defaults (ResolveTarget, ChatOptions.Resolve).
 	Chat ChatOptions
+	// PromptStyle native writes, for sft and dpo, a text-style episode's
+	// system prompt as the native style's, where its turns allow
+	// (DropPromptStyle); empty writes each prompt as played.
+	PromptStyle string
 }
 
 // Names of the filters in Report.Dropped, in the order they apply.
@@ -77,6 +82,9 @@ type Report struct {
 	// Prompts and Unpaired are for dpo: the distinct prompts among the
 	// kept episodes, and the kept episodes that are in no pair.
 	Prompts, Unpaired int
+	// restyled says the export re-rendered prompts (Options.PromptStyle),
+	// for Summary's DropPromptStyle line.
+	restyled bool
 }
 
 // Run reads the episodes sel selects (incomplete ones included, so they
@@ -92,13 +100,16 @@ func Run(ctx context.Context, rd trajlog.Reader, sel trajlog.Filter, o Options, 
 		return nil, fmt.Errorf("export: %w", err)
 	}
 	o.Chat.Target = target
+	if err := CheckPromptStyle(o.Format, o.PromptStyle); err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
 	if o.Format != FormatRaw {
 		if o.Chat, err = o.Chat.Resolve(); err != nil {
 			return nil, fmt.Errorf("export: %w", err)
 		}
 	}
 	x := &exporter{o: o, enc: json.NewEncoder(w), seen: map[[32]byte]bool{}, groups: map[string]int{},
-		rep: &Report{Format: o.Format, Dropped: map[string]int{}}}
+		rep: &Report{Format: o.Format, Dropped: map[string]int{}, restyled: o.PromptStyle != ""}}
 	x.enc.SetEscapeHTML(false)
 	sel.Incomplete = true
 	if err := rd.Episodes(ctx, sel, x.take); err != nil {
@@ -121,7 +132,14 @@ type exporter struct {
 // take filters one episode, then writes it or holds it.
 func (x *exporter) take(rec *trajlog.Record) error {
 	x.rep.Read++
-	if f := x.dropBy(rec); f != "" {
+	f := x.selectBy(rec)
+	if f == "" && x.o.PromptStyle == schemas.PromptStyleNative {
+		rec, f = restyle(rec)
+	}
+	if f == "" {
+		f = x.renderBy(rec)
+	}
+	if f != "" {
 		x.rep.Dropped[f]++
 		return nil
 	}
@@ -143,8 +161,8 @@ func (x *exporter) take(rec *trajlog.Record) error {
 	return nil
 }
 
-// dropBy names the first filter rec fails, or "".
-func (x *exporter) dropBy(rec *trajlog.Record) string {
+// selectBy names the first selecting filter rec fails, or "".
+func (x *exporter) selectBy(rec *trajlog.Record) string {
 	switch {
 	case len(rec.Steps) == 0 && x.o.Format != FormatRaw:
 		return DropNoSteps
@@ -154,7 +172,14 @@ func (x *exporter) dropBy(rec *trajlog.Record) string {
 		return DropOutcome
 	case x.o.MinReward != nil && rec.TotalReward < *x.o.MinReward:
 		return DropMinReward
-	case x.o.Format != FormatRaw && x.row(rec) == nil:
+	}
+	return ""
+}
+
+// renderBy names the first filter rec fails once its prompt is as
+// written (DropUnrenderable, DropDuplicate), or "".
+func (x *exporter) renderBy(rec *trajlog.Record) string {
+	if x.o.Format != FormatRaw && x.row(rec) == nil {
 		return DropUnrenderable
 	}
 	if x.o.Dedup {

@@ -56,7 +56,7 @@ func LlamaFactory(rec *trajlog.Record, o ChatOptions) (LFExample, error) {
 		return LFExample{}, err
 	}
 	var ex LFExample
-	if hasCalls(done) {
+	if hasCalls(done) || native(rec) {
 		b, _ := json.Marshal(tools.Recorded(rec.Tools).Definitions())
 		ex.Tools = string(b)
 	}

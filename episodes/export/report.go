@@ -11,6 +11,7 @@ var dropNotes = []struct{ name, note string }{
 	{DropIncomplete, "end never recorded (--incomplete keeps them)"},
 	{DropOutcome, "other outcome (--outcome)"},
 	{DropMinReward, "total_reward below --min-reward"},
+	{DropPromptStyle, "text-style episode with a text action: its turns keep the text prompt's call syntax (--prompt-style native)"},
 	{DropUnrenderable, "a turn the target cannot write as made (docs/trajectories-offline.md#unrenderable)"},
 	{DropDuplicate, "same prompt and actions as a kept episode (--dedup)"},
 	{DropBestPerTask, "beyond the best N of their task (--best-per-task)"},
@@ -22,7 +23,8 @@ func (r *Report) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "read %d episodes\n", r.Read)
 	for _, d := range dropNotes {
-		if d.name == DropBestPerTask && r.Format == FormatDPO || d.name == DropUnrenderable && r.Format == FormatRaw {
+		if d.name == DropBestPerTask && r.Format == FormatDPO || d.name == DropUnrenderable && r.Format == FormatRaw ||
+			d.name == DropPromptStyle && !r.restyled {
 			continue
 		}
 		fmt.Fprintf(&b, "dropped %6d  %-13s  %s\n", r.Dropped[d.name], d.name, d.note)

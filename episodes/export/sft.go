@@ -11,9 +11,10 @@ import (
 type SFTExample struct {
 	Messages []Message `json:"messages"`
 	// Tools are the episode's tool definitions, given when a message
-	// holds a call and left out otherwise: a chat template handed tools=
-	// adds its own tool-calling instructions to the system prompt, which
-	// asks a chat without calls for another syntax.
+	// holds a call or the episode's prompt is native (which leaves the
+	// tools to the template), and left out otherwise: a chat template
+	// handed tools= adds its own tool-calling instructions to the system
+	// prompt, which asks a chat without calls for another syntax.
 	Tools []schemas.Tool `json:"tools,omitempty"`
 }
 
@@ -25,8 +26,9 @@ func SFT(rec *trajlog.Record, o ChatOptions) (SFTExample, error) {
 		return SFTExample{}, err
 	}
 	ex := SFTExample{Messages: append(Prompt(rec), done...)}
-	if hasCalls(done) {
+	if hasCalls(done) || native(rec) {
 		ex.Tools = tools.Recorded(rec.Tools).Definitions()
+		ex.Messages = withToolList(ex.Messages, ex.Tools, rec, o)
 	}
 	return ex, nil
 }

@@ -49,7 +49,7 @@ var (
 	stepFields    = []string{"episode_id", "action", "usage", "finish_reason"}
 	actionFields  = []string{"tool", "arguments", "text", "message"}
 	usageFields   = []string{"completion_tokens", "prompt_tokens"}
-	resetFields   = []string{"task_id", "dataset", "seed", "max_turns", "action_format", "reward", "tags", "tools", "descriptions"}
+	resetFields   = []string{"task_id", "dataset", "seed", "max_turns", "action_format", "reward", "tags", "tools", "descriptions", "prompt_style"}
 	closeFields   = []string{"episode_id"}
 )
 
@@ -118,6 +118,8 @@ func fastReset(raw []byte) (schemas.ResetParams, bool) {
 			return s.rawCopy(&p.Tags)
 		case "tools":
 			return s.strings(&p.Tools)
+		case "prompt_style":
+			return s.text(&p.PromptStyle)
 		}
 		p.Descriptions = new(bool)
 		return s.bool(p.Descriptions)

@@ -18,8 +18,21 @@ type argSchema struct {
 
 // argProp is one property of an input schema.
 type argProp struct {
-	Type  string   `json:"type"`
-	Items *argProp `json:"items"`
+	Type  string    `json:"type"`
+	Items *argProp  `json:"items"`
+	OneOf []argProp `json:"oneOf"` // an argument of several kinds (reward: a spec or a preset's name)
+}
+
+// kind is the argument's type, or its kinds joined by "or".
+func (p argProp) kind() string {
+	if p.Type != "" || len(p.OneOf) == 0 {
+		return p.Type
+	}
+	var kinds []string
+	for _, b := range p.OneOf {
+		kinds = append(kinds, b.kind())
+	}
+	return strings.Join(kinds, " or ")
 }
 
 // parseArgSchema reads an input schema the server itself declares.
@@ -107,7 +120,7 @@ func (p argProp) wants() string {
 	if p.Type == "array" && p.Items != nil && p.Items.Type != "" {
 		return "an array of " + p.Items.Type + "s"
 	}
-	return withArticle(p.Type)
+	return withArticle(p.kind())
 }
 
 // describe lists a schema's arguments: "its arguments are: dataset
@@ -118,7 +131,7 @@ func (s argSchema) describe() string {
 	}
 	var parts []string
 	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
-		parts = append(parts, fmt.Sprintf("%s (%s)", k, s.Properties[k].Type))
+		parts = append(parts, fmt.Sprintf("%s (%s)", k, s.Properties[k].kind()))
 	}
 	return "its arguments are: " + strings.Join(parts, ", ")
 }

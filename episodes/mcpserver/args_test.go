@@ -14,8 +14,8 @@ import (
 func TestArgumentErrorsInTheToolsWords(t *testing.T) {
 	h := start(t, options{})
 	cs := h.connect(t, "")
-	resetArgs := "its arguments are: action_format (string), dataset (string), descriptions (boolean), max_turns (integer), " +
-		"reward (object), seed (integer), tags (object), task_id (string), tools (array)"
+	resetArgs := "its arguments are: action_format (string), dataset (string), descriptions (boolean), max_turns (integer), prompt_style (string), " +
+		"reward (object or string), seed (integer), tags (object), task_id (string), tools (array)"
 	tests := []struct {
 		tool string
 		args any

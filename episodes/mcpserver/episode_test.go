@@ -266,3 +266,25 @@ func TestSessionEpisodeLifecycle(t *testing.T) {
 		t.Errorf("tags not an object: %v %q", res.IsError, text(res))
 	}
 }
+
+// TestEpisodePromptIsNative: start_episode without a prompt style starts
+// an episode whose prompt is native (its tools come with the MCP tools,
+// not in the prompt), recorded so; prompt_style text asks for the other.
+func TestEpisodePromptIsNative(t *testing.T) {
+	h := start(t, options{})
+	cs := h.connect(t, "")
+	ep := startEpisode(t, cs, "demo/library-001")
+	if sys := ep.Messages[0].Content; strings.Contains(sys, "<tool_call>") || strings.Contains(sys, "execute_sql") {
+		t.Errorf("the default prompt names tools or a call syntax:\n%s", sys)
+	}
+	traj, err := h.trajectory(ep.EpisodeID)
+	if err != nil || traj.PromptStyle != schemas.PromptStyleNative {
+		t.Errorf("recorded prompt_style %q (%v), want native", traj.PromptStyle, err)
+	}
+	res := call(t, cs, mcpserver.ToolStartEpisode, map[string]any{"task_id": "demo/library-001", "prompt_style": "text"})
+	var text schemas.ResetResult
+	structured(t, res, &text)
+	if !strings.Contains(text.Messages[0].Content, "<tool_call>") {
+		t.Errorf("prompt_style text: the prompt lacks the call syntax:\n%s", text.Messages[0].Content)
+	}
+}

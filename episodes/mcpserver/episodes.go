@@ -20,8 +20,12 @@ func (a episodeAPI) listTasks(p schemas.TasksListParams) (*schemas.TasksListResu
 	return a.m.ListTasks(p)
 }
 
-// reset is episode.reset.
+// reset is episode.reset; its prompt is native unless the client asks
+// for another style: an MCP client calls the tools natively.
 func (a episodeAPI) reset(ctx context.Context, p schemas.ResetParams) (*schemas.ResetResult, error) {
+	if p.PromptStyle == "" {
+		p.PromptStyle = schemas.PromptStyleNative
+	}
 	return a.m.Reset(ctx, p)
 }
 

@@ -3,6 +3,7 @@ package openenv_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/sqlgym/sqlgym/episodes/client"
@@ -163,5 +164,30 @@ func TestResetChoosesLikeEpisodeReset(t *testing.T) {
 	st := data(t, c.call(map[string]any{"type": "state"}), "state")
 	if st["turns_left"] != 3.0 || st["turn"] != 0.0 || st["done"] != false {
 		t.Fatalf("state of a fresh 3-turn episode: %v", st)
+	}
+}
+
+// TestResetPromptIsNative: an OpenEnv reset that names no prompt style
+// gets the native prompt (no call syntax, no tool list; the tools are in
+// chat_tools), recorded as native; one that asks for text gets text.
+func TestResetPromptIsNative(t *testing.T) {
+	s := start(t, nil, nil)
+	c := s.dial(t, nil)
+	obsOf := func(kw map[string]any) map[string]any {
+		return data(t, c.call(reset(kw)), "observation")["observation"].(map[string]any)
+	}
+	system := func(obs map[string]any) string {
+		return obs["messages"].([]any)[0].(map[string]any)["content"].(string)
+	}
+	obs := obsOf(map[string]any{"task_id": s.Dataset.Tasks[0].ID})
+	if sys := system(obs); strings.Contains(sys, "<tool_call>") || strings.Contains(sys, "execute_sql") || len(obs["chat_tools"].([]any)) != 3 {
+		t.Errorf("default reset: the system prompt names tools or a call syntax, or chat_tools lack them:\n%s", sys)
+	}
+	traj, err := s.trajectory(obs["episode_id"].(string))
+	if err != nil || traj.PromptStyle != schemas.PromptStyleNative {
+		t.Errorf("recorded prompt_style %q (%v), want native", traj.PromptStyle, err)
+	}
+	if sys := system(obsOf(map[string]any{"task_id": s.Dataset.Tasks[0].ID, "prompt_style": "text"})); !strings.Contains(sys, "<tool_call>") {
+		t.Errorf("prompt_style text: the system prompt lacks the call syntax:\n%s", sys)
 	}
 }

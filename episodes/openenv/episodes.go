@@ -11,8 +11,12 @@ import (
 // reset, a step, a close, an episode's record and the server's tools.
 type engine struct{ m *episodes.Manager }
 
-// reset starts an episode.
+// reset starts an episode; its prompt is native unless the client asks
+// for another style: an OpenEnv client calls the tools natively.
 func (e engine) reset(ctx context.Context, p schemas.ResetParams) (*schemas.ResetResult, error) {
+	if p.PromptStyle == "" {
+		p.PromptStyle = schemas.PromptStyleNative
+	}
 	return e.m.Reset(ctx, p)
 }
 

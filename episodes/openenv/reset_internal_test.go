@@ -48,7 +48,7 @@ func FuzzResetOf(f *testing.F) {
 // episode.reset's params and OpenEnv's episode_id, as encoding/json
 // names them.
 func TestResetFields(t *testing.T) {
-	want := []string{"action_format", "dataset", "descriptions", "episode_id", "max_turns", "reward", "seed", "tags", "task_id", "tools"}
+	want := []string{"action_format", "dataset", "descriptions", "episode_id", "max_turns", "prompt_style", "reward", "seed", "tags", "task_id", "tools"}
 	var got []string
 	for name := range resetFields() {
 		got = append(got, name)

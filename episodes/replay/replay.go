@@ -1,8 +1,8 @@
 // Package replay re-runs recorded episodes and re-scores them.
 //
 // Replay drives a real, in-process episodes.Manager: it resets an episode
-// of the recorded task with the recorded turn budget, action format and
-// reward spec, steps it with each recorded action, and compares what
+// of the recorded task with the recorded turn budget, action format,
+// reward spec, tools, prompt style and calls per turn, steps it with each recorded action, and compares what
 // comes back with what was recorded, so replay cannot drift from the
 // server's own logic.
 //
@@ -35,7 +35,9 @@ type Config struct {
 	Judge    *judge.Judge
 	Workers  int // episodes replayed at once (1)
 	// MaxCallsPerTurn is the calls of one step that run, as the server
-	// ran them (episodes.DefaultMaxCallsPerTurn).
+	// ran them (episodes.DefaultMaxCallsPerTurn), for an episode whose
+	// record does not say (one recorded before max_calls_per_turn was
+	// kept); a record that says is replayed with its own.
 	MaxCallsPerTurn int
 }
 
@@ -96,8 +98,9 @@ func (r *Replayer) Episode(ctx context.Context, rec *trajlog.Record) *Result {
 	if err != nil {
 		return res.unverifiable("reward spec: %v", err)
 	}
-	reset, err := r.mgr.Reset(ctx, schemas.ResetParams{TaskID: rec.Task.TaskID, MaxTurns: new(rec.MaxTurns),
-		ActionFormat: rec.ActionFormat, Reward: spec, Tools: tools.Recorded(rec.Tools).Names()})
+	reset, err := r.mgr.ResetWith(ctx, schemas.ResetParams{TaskID: rec.Task.TaskID, MaxTurns: new(rec.MaxTurns),
+		ActionFormat: rec.ActionFormat, Reward: spec, Tools: tools.Recorded(rec.Tools).Names(), PromptStyle: rec.PromptStyle},
+		episodes.ResetOptions{MaxCallsPerTurn: rec.MaxCallsPerTurn})
 	if err != nil {
 		return res.unverifiable("reset: %v", err)
 	}

@@ -134,6 +134,10 @@ class AsyncClientTest(unittest.TestCase):
             with self.assertRaises(sqlgym.ConnectionClosed):
                 await client.info()
             async with sqlgym.AsyncClient(URL, token=None) as c:
+                native = await c.reset("demo/library-001", prompt_style="native")
+                self.assertNotIn("<tool_call>", native["messages"][0]["content"])
+                self.assertEqual((await c.get(native["episode_id"]))["prompt_style"], "native")
+                await c.close_episode(native["episode_id"])
                 page = await c.tasks(dataset="demo", offset=1, limit=2)
                 self.assertEqual(len(page["tasks"]), 2)
                 every = [t async for t in c.iter_tasks("demo", page=25)]

@@ -278,6 +278,28 @@ class ServerTest(unittest.TestCase):
         self.assertIn("demo", [d["name"] for d in info["datasets"]])
         self.assertGreater(info["limits"]["max_frame_bytes"], 0)
 
+    def test_prompt_style(self) -> None:
+        self.assertEqual(self.client.info()["prompt_style"], "text")
+        text = self.client.reset("demo/library-001")
+        native = self.client.reset("demo/library-001", prompt_style="native")
+        self.assertIn("<tool_call>", text["messages"][0]["content"])
+        self.assertNotIn("<tool_call>", native["messages"][0]["content"])
+        self.assertNotIn("execute_sql", native["messages"][0]["content"])
+        self.assertEqual(len(native["tools"]), 3)
+        self.assertEqual(native["messages"][1], text["messages"][1])
+        self.assertEqual(self.client.get(native["episode_id"])["prompt_style"], "native")
+        self.assertNotIn("prompt_style", self.client.get(text["episode_id"]))
+        for ep in (text, native):
+            self.client.close_episode(ep["episode_id"])
+        with self.assertRaises(sg.RPCError) as ctx:
+            self.client.reset("demo/library-001", prompt_style="chat")
+        self.assertEqual(ctx.exception.code, sg.INVALID_PARAMS)
+        self.assertIn('prompt_style must be "text" or "native", got "chat"', str(ctx.exception))
+        env = sg.SQLEnv(self.client, task_id="demo/library-001", prompt_style="native")
+        messages, _ = env.reset()
+        self.assertNotIn("<tool_call>", messages[0]["content"])
+        self.client.close_episode(env.episode_id)
+
     def test_tasks_pages(self) -> None:
         first = self.client.tasks(limit=5)
         self.assertEqual(len(first["tasks"]), 5)

@@ -12,7 +12,7 @@ import unittest
 from typing import Any, Dict
 
 import sqlgym
-from sqlgym.jsonrpc import assistant_message, step_params
+from sqlgym.jsonrpc import assistant_message, reset_params, step_params
 
 from test_client import URL, demo_gold
 
@@ -55,6 +55,11 @@ class ParamsTest(unittest.TestCase):
         self.assertEqual(assistant_message({"role": "assistant", "content": "hm", "reasoning": "why"})["reasoning_content"], "why")
         with self.assertRaises(TypeError):
             assistant_message("text")
+
+    def test_reset_params_prompt_style(self) -> None:
+        self.assertEqual(reset_params("demo/library-001", prompt_style="native"),
+                         {"task_id": "demo/library-001", "prompt_style": "native"})
+        self.assertNotIn("prompt_style", reset_params("demo/library-001"))
 
     def test_exactly_one_action(self) -> None:
         with self.assertRaises(ValueError):

@@ -80,10 +80,10 @@ func (s *session) replaySteps(ctx context.Context, rec *schemas.Trajectory) (sen
 }
 
 // replayParams resets the recorded task as it was played: its action
-// format, turn budget, reward spec and tools.
+// format, turn budget, reward spec, tools and prompt style.
 func replayParams(rec *schemas.Trajectory) schemas.ResetParams {
 	p := schemas.ResetParams{TaskID: rec.Task.TaskID, ActionFormat: rec.ActionFormat, MaxTurns: new(rec.MaxTurns),
-		Tools: recordedTools(rec)}
+		Tools: recordedTools(rec), PromptStyle: rec.PromptStyle}
 	if rec.RewardSpec.Match != "" {
 		p.Reward, _ = json.Marshal(rec.RewardSpec)
 	}

@@ -59,6 +59,9 @@ func (p *player) play(ctx context.Context, s Sample) Result {
 	if p.maxTurns > 0 {
 		rp.MaxTurns = &p.maxTurns
 	}
+	if p.native {
+		rp.PromptStyle = schemas.PromptStyleNative // the tools go in the request, in the chat template's words
+	}
 	reset, err := p.env.Reset(ctx, rp)
 	if err != nil {
 		res.Err = fmt.Errorf("reset %s: %w", s.TaskID, err)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -58,8 +59,9 @@ func (m *messageModel) serve(w http.ResponseWriter, r *http.Request) {
 // TestNativeToolCallingRecordsTheWholeReply: with --tool-calling native,
 // a reply's content, reasoning, every call, finish reason and usage reach
 // the trajectory, and the next request shows the model exactly the
-// recorded assistant message and the episode's tool messages. In process
-// and over a socket alike.
+// recorded assistant message and the episode's tool messages; the
+// episode's prompt is native (no call syntax: the tools go in the
+// request). In process and over a socket alike.
 func TestNativeToolCallingRecordsTheWholeReply(t *testing.T) {
 	for _, w := range []*world{newWorld(t), newServedWorld(t)} {
 		m := &messageModel{}
@@ -79,6 +81,9 @@ func TestNativeToolCallingRecordsTheWholeReply(t *testing.T) {
 			t.Fatalf("summary %+v, %d episodes, %d requests; want one correct episode of two requests", sum, len(eps), len(reqs))
 		}
 		ep := eps[0]
+		if ep.PromptStyle != schemas.PromptStyleNative || strings.Contains(ep.Messages[0].Content, "<tool_call>") || len(reqs[0].Tools) == 0 {
+			t.Errorf("prompt_style %q, %d tools in the request; want native and the tools:\n%s", ep.PromptStyle, len(reqs[0].Tools), ep.Messages[0].Content)
+		}
 		checkRecordedReply(t, ep)
 		checkNextRequest(t, ep, reqs[1])
 	}

@@ -87,7 +87,7 @@ func TestTextToolCalling(t *testing.T) {
 		t.Fatalf("summary %+v", sum)
 	}
 	eps := w.episodes(t, "text", false)
-	if len(eps) != 1 || eps[0].Outcome != "correct" || eps[0].ActionFormat != "tags" || len(eps[0].Steps) != 2 {
+	if len(eps) != 1 || eps[0].Outcome != "correct" || eps[0].ActionFormat != "tags" || len(eps[0].Steps) != 2 || eps[0].PromptStyle != "" {
 		t.Fatalf("episodes %+v", eps)
 	}
 	reqs := m.requests()

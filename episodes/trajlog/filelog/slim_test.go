@@ -19,7 +19,7 @@ import (
 // and never changed: the begin line holds them, a slim end leaves them
 // out.
 var headerFields = []string{"episode_id", "task", "tags", "reward_spec", "reward_spec_hash", "action_format",
-	"tools", "max_turns", "messages", "started_at", "server_version"}
+	"tools", "max_turns", "prompt_style", "max_calls_per_turn", "messages", "started_at", "server_version"}
 
 // jsonFields are a struct type's fields by JSON name, and the names in
 // order.
@@ -59,6 +59,7 @@ func TestTrajectoryFieldsAreHeaderOrEnd(t *testing.T) {
 func full(i int) *schemas.Trajectory {
 	tr := episode(i)
 	tr.Tools = []string{"execute_sql", "submit"}
+	tr.MaxCallsPerTurn, tr.PromptStyle = 2, schemas.PromptStyleNative
 	tr.Steps = []schemas.StepRecord{stepOf(1), stepOf(2)}
 	end := tr.StartedAt.Add(time.Minute)
 	tr.EndedAt, tr.Outcome, tr.FinalReward, tr.TotalReward = &end, "correct", 1, 0.97
@@ -111,7 +112,7 @@ func TestSlimEndRoundTrip(t *testing.T) {
 		tr := full(i)
 		tr.Steps = tr.Steps[:n]
 		b := episode(i)
-		b.Tools = tr.Tools
+		b.Tools, b.MaxCallsPerTurn, b.PromptStyle = tr.Tools, tr.MaxCallsPerTurn, tr.PromptStyle
 		if err := l.Begin(ctx, b); err != nil {
 			t.Fatal(err)
 		}

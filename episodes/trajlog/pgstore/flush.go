@@ -11,13 +11,13 @@ import (
 // that writing a batch again after a failed commit is harmless.
 var opSQL = [...]string{
 	opBegin: `INSERT INTO sqlgym_episodes (` + episodeColumns + `, search)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)
 		ON CONFLICT (episode_id) DO NOTHING`,
 	opStep: `INSERT INTO sqlgym_steps (` + stepColumns + `)
 		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14)
 		ON CONFLICT (episode_id, turn) DO NOTHING`,
 	opEnd: `INSERT INTO sqlgym_episodes (` + episodeColumns + `, search)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)
 		ON CONFLICT (episode_id) DO UPDATE SET ended_at = EXCLUDED.ended_at,
 			outcome = EXCLUDED.outcome, final_reward = EXCLUDED.final_reward,
 			total_reward = EXCLUDED.total_reward, close_components = EXCLUDED.close_components,

@@ -13,7 +13,7 @@ import (
 const (
 	episodeColumns = `episode_id, dataset, task_id, task, tags, reward_spec, reward_spec_hash,
 		action_format, max_turns, messages, server_version, started_at, ended_at, outcome,
-		final_reward, total_reward, close_components`
+		final_reward, total_reward, close_components, extra`
 	stepColumns = `episode_id, turn, tool, action, arguments, observation, error, result_meta,
 		reward, reward_components, outcome, elapsed_ms, at, extra`
 )
@@ -35,6 +35,25 @@ func extraValue(s *schemas.StepRecord) ([]byte, error) {
 		return nil, nil
 	}
 	return jsonValue(stepExtra{Usage: s.Usage, Content: s.Content, Calls: s.Calls, FinishReason: s.FinishReason, Judge: s.Judge})
+}
+
+// episodeExtra is the part of a begin line the episodes' extra column
+// keeps: the settings that have no column of their own. Its JSON names
+// are the record's, so it decodes into a Trajectory.
+type episodeExtra struct {
+	Tools           []string `json:"tools,omitempty"`
+	MaxCallsPerTurn int      `json:"max_calls_per_turn,omitempty"`
+	PromptStyle     string   `json:"prompt_style,omitempty"`
+}
+
+// episodeExtraValue is the extra column of an episode: NULL when it has
+// none of it.
+func episodeExtraValue(t *schemas.Trajectory) ([]byte, error) {
+	x := episodeExtra{Tools: t.Tools, MaxCallsPerTurn: t.MaxCallsPerTurn, PromptStyle: t.PromptStyle}
+	if len(x.Tools) == 0 && x.MaxCallsPerTurn == 0 && x.PromptStyle == "" {
+		return nil, nil
+	}
+	return jsonValue(x)
 }
 
 // encodeEpisode turns t into the values of episodeColumns and the search
@@ -67,6 +86,10 @@ func encodeEpisode(t *schemas.Trajectory, ended bool) ([]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tags: %w", err)
 	}
+	extra, err := episodeExtraValue(t)
+	if err != nil {
+		return nil, err
+	}
 	endedAt, outcome := t.EndedAt, nullText(t.Outcome)
 	if !ended {
 		endedAt, outcome, closeComps = nil, nil, nil
@@ -76,7 +99,7 @@ func encodeEpisode(t *schemas.Trajectory, ended bool) ([]any, error) {
 	return []any{
 		t.EpisodeID, t.Task.Dataset, t.Task.TaskID, task, tags, spec, t.RewardSpecHash,
 		t.ActionFormat, t.MaxTurns, msgs, t.ServerVersion, t.StartedAt, endedAt, outcome,
-		t.FinalReward, t.TotalReward, closeComps, strings.ReplaceAll(searchText(t), "\x00", ""),
+		t.FinalReward, t.TotalReward, closeComps, extra, strings.ReplaceAll(searchText(t), "\x00", ""),
 	}, nil
 }
 

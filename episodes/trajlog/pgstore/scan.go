@@ -26,13 +26,14 @@ func scanEpisode(row pgx.CollectableRow) (*episodeRow, error) {
 		t                      = &e.rec.Trajectory
 		dataset, taskID        string
 		task, tags, spec, msgs []byte
-		closeComps             []byte
+		closeComps, extra      []byte
+		x                      episodeExtra
 		endedAt                *time.Time
 		outcome                *string
 	)
 	err := row.Scan(&e.seq, &t.EpisodeID, &dataset, &taskID, &task, &tags, &spec, &t.RewardSpecHash,
 		&t.ActionFormat, &t.MaxTurns, &msgs, &t.ServerVersion, &e.startedAt, &endedAt, &outcome,
-		&t.FinalReward, &t.TotalReward, &closeComps)
+		&t.FinalReward, &t.TotalReward, &closeComps, &extra)
 	if err != nil {
 		return nil, err
 	}
@@ -50,11 +51,12 @@ func scanEpisode(row pgx.CollectableRow) (*episodeRow, error) {
 	for _, d := range []struct {
 		raw []byte
 		v   any
-	}{{task, &t.Task}, {spec, &t.RewardSpec}, {msgs, &t.Messages}, {closeComps, &t.CloseComponents}} {
+	}{{task, &t.Task}, {spec, &t.RewardSpec}, {msgs, &t.Messages}, {closeComps, &t.CloseComponents}, {extra, &x}} {
 		if err := decode(d.raw, d.v); err != nil {
 			return nil, fmt.Errorf("episode %s: %w", t.EpisodeID, err)
 		}
 	}
+	t.Tools, t.MaxCallsPerTurn, t.PromptStyle = x.Tools, x.MaxCallsPerTurn, x.PromptStyle
 	return e, nil
 }
 

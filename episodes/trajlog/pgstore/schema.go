@@ -63,6 +63,11 @@ var ddl = []string{
 	// has any: usage, content, calls, finish_reason and judge (stepExtra). Added
 	// to a table made before it, empty for the steps already there.
 	`ALTER TABLE sqlgym_steps ADD COLUMN IF NOT EXISTS extra jsonb`,
+	// extra holds the settings of an episode's begin line that have no
+	// column: tools, max_calls_per_turn and prompt_style (episodeExtra).
+	// Added to a table made before it, NULL for the episodes already
+	// there, which read as they did.
+	`ALTER TABLE sqlgym_episodes ADD COLUMN IF NOT EXISTS extra jsonb`,
 }
 
 // migrate creates schema (when not empty) and the tables in one

@@ -521,12 +521,12 @@ class AsyncClient:
     async def reset(self, task_id: Optional[str] = None, dataset: Optional[str] = None,
                     seed: Optional[int] = None, max_turns: Optional[int] = None,
                     action_format: Optional[str] = None, reward: Optional[Union[str, Dict[str, Any]]] = None,
-                    tags: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+                    tags: Optional[Dict[str, Any]] = None, *, prompt_style: Optional[str] = None) -> Dict[str, Any]:
         """``episode.reset``: starts an episode; see :meth:`sqlgym.Client.reset`.
         If the caller gives up (a timeout, a cancel) and the reply comes
         later, the client closes that episode."""
         return await self.call("episode.reset", reset_params(task_id, dataset, seed, max_turns, action_format,
-                                                             reward, tags))
+                                                             reward, tags, prompt_style=prompt_style))
 
     async def step(self, episode_id: str, text: Optional[str] = None, tool: Optional[str] = None,
                    arguments: Optional[Dict[str, Any]] = None,

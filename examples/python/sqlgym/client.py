@@ -342,20 +342,20 @@ class Client:
     def reset_async(self, task_id: Optional[str] = None, dataset: Optional[str] = None,
                     seed: Optional[int] = None, max_turns: Optional[int] = None,
                     action_format: Optional[str] = None, reward: Optional[Union[str, Dict[str, Any]]] = None,
-                    tags: Optional[Dict[str, Any]] = None) -> Future:
+                    tags: Optional[Dict[str, Any]] = None, *, prompt_style: Optional[str] = None) -> Future:
         """``episode.reset`` without waiting (see :meth:`reset`).
 
         Cancelling the Future cannot unstart the episode: if the reply comes
         later, the client closes its episode (recorded as ``no_submit``).
         """
         fut = self.call_async("episode.reset", reset_params(task_id, dataset, seed, max_turns, action_format,
-                                                           reward, tags))
+                                                           reward, tags, prompt_style=prompt_style))
         return _then(fut, lambda r: r, orphan=self._close_orphan)
 
     def reset(self, task_id: Optional[str] = None, dataset: Optional[str] = None,
               seed: Optional[int] = None, max_turns: Optional[int] = None,
               action_format: Optional[str] = None, reward: Optional[Union[str, Dict[str, Any]]] = None,
-              tags: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+              tags: Optional[Dict[str, Any]] = None, *, prompt_style: Optional[str] = None) -> Dict[str, Any]:
         """``episode.reset``: starts an episode and returns
         ``{episode_id, task, messages, tools, max_turns, action_format}``.
 
@@ -363,10 +363,16 @@ class Client:
         ``reward`` is a partial RewardSpec merged over the server's, or a
         reward preset's name (``"binary"``);
         ``tags`` (policy version, GRPO group id, ...) are stored verbatim
-        with the trajectory. After a :class:`CallTimeout` the client closes
+        with the trajectory. ``prompt_style`` chooses the system prompt:
+        ``"text"`` lists the tools and how to call them in the action
+        format; ``"native"`` states the task and the rules only, for a
+        model whose chat template renders ``tools=`` (pass the reply's
+        ``tools``); left out, the server's default (``server.info``'s
+        ``prompt_style``). After a :class:`CallTimeout` the client closes
         the episode if the server started one.
         """
-        fut = self.reset_async(task_id, dataset, seed, max_turns, action_format, reward, tags)
+        fut = self.reset_async(task_id, dataset, seed, max_turns, action_format, reward, tags,
+                               prompt_style=prompt_style)
         return self._wait(fut, "episode.reset")
 
     def step_async(self, episode_id: str, text: Optional[str] = None, tool: Optional[str] = None,
@@ -514,7 +520,9 @@ class SQLEnv:
     ``observation`` is then every tool message's content, in order.
 
     ``reset_kwargs`` are :meth:`Client.reset`'s (``task_id``, ``dataset``,
-    ``seed``, ``max_turns``, ``action_format``, ``reward``, ``tags``). Many
+    ``seed``, ``max_turns``, ``action_format``, ``reward``, ``tags``,
+    ``prompt_style``: ``"native"`` for a model whose chat template is
+    given ``tools``). Many
     SQLEnvs may share one Client; the ``*_async`` methods return Futures so
     that their episodes run concurrently over its socket.
 

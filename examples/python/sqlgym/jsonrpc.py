@@ -48,11 +48,12 @@ def drop_none(**kwargs: Any) -> Dict[str, Any]:
 
 def reset_params(task_id: Optional[str] = None, dataset: Optional[str] = None, seed: Optional[int] = None,
                  max_turns: Optional[int] = None, action_format: Optional[str] = None,
-                 reward: Optional[Union[str, Dict[str, Any]]] = None,
-                 tags: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-    """The params of ``episode.reset``."""
+                 reward: Optional[Union[str, Dict[str, Any]]] = None, tags: Optional[Dict[str, Any]] = None, *,
+                 prompt_style: Optional[str] = None) -> Dict[str, Any]:
+    """The params of ``episode.reset``; ``prompt_style`` is ``"text"`` or
+    ``"native"`` (the server refuses another)."""
     return drop_none(task_id=task_id, dataset=dataset, seed=seed, max_turns=max_turns,
-                     action_format=action_format, reward=reward, tags=tags)
+                     action_format=action_format, reward=reward, tags=tags, prompt_style=prompt_style)
 
 
 def step_params(episode_id: str, text: Optional[str] = None, tool: Optional[str] = None,

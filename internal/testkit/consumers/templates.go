@@ -93,7 +93,16 @@ type Template struct {
 	// Generation: where the _training variant wraps the assistant's
 	// output in {% generation %}; "" for a template without one.
 	Generation string
+	// Tools: where the template writes tools= (with its own words on how
+	// to call them); "" for a template that never reads tools=.
+	Tools string
 }
+
+// Where the Qwen and Llama-3.x templates write tools= (Template.Tools).
+const (
+	qwenTools  = ": {%- if tools %}: the system turn, the definitions in <tools></tools> and its <tool_call> instructions"
+	llamaTools = ": {%- if tools is not none %}: the first user message (tools_in_user_message, true by default), with its JSON call instructions"
+)
 
 // Reasoning keys (Template.Reasoning).
 const (
@@ -110,43 +119,51 @@ const (
 // the originals but for those spans, except DeepSeek-V3's, which writes
 // the arguments with tojson (deepseekv3_training:1-7): it is listed
 // apart.
+//
+// Where each writes tools= (Template.Tools) is cited by the statement
+// that opens it; DeepSeek-V3's two templates never read tools= (they
+// render the system messages, then the turns).
 func Templates() []Template {
 	qwen35 := func(name string, offOnly bool) Template {
 		return Template{Name: name, Args: ArgsObject, ArgsRule: name + ":120 (tool_call.arguments|items)",
 			UserQuery: name + ":67-85", LastQuery: name + ":67-76,100-104", ThinkingPrompt: name + ":147-153",
 			ThinkingOffOnly: offOnly, Reasoning: KeyReasoningContent, ReasoningRule: name + ":90-101",
-			Generation: name + "_training:108-136"}
+			Generation: name + "_training:108-136", Tools: name + qwenTools}
 	}
 	return []Template{
-		{Name: "qwen2_5", Args: ArgsObject, ArgsRule: "qwen2_5:36 (tool_call.arguments | tojson)", Generation: "qwen2_5_training:31-50"},
+		{Name: "qwen2_5", Args: ArgsObject, ArgsRule: "qwen2_5:36 (tool_call.arguments | tojson)", Generation: "qwen2_5_training:31-50",
+			Tools: "qwen2_5" + qwenTools},
 		{Name: "qwen3", Args: ArgsEither, ArgsRule: "qwen3:63-67", LastQuery: "qwen3:17-23,43-50",
 			ThinkingPrompt: "qwen3:84-88", ThinkingOffOnly: true, Reasoning: KeyReasoningContent, ReasoningRule: "qwen3:34-50",
-			Generation: "qwen3_training:51-73"},
-		{Name: "qwen3_instruct_2507", Args: ArgsEither, ArgsRule: "qwen3_instruct_2507:38-42", Generation: "qwen3_instruct_2507_training:34-56"},
+			Generation: "qwen3_training:51-73", Tools: "qwen3" + qwenTools},
+		{Name: "qwen3_instruct_2507", Args: ArgsEither, ArgsRule: "qwen3_instruct_2507:38-42", Generation: "qwen3_instruct_2507_training:34-56",
+			Tools: "qwen3_instruct_2507" + qwenTools},
 		qwen35("qwen3_5_think", true),
 		qwen35("qwen3_5_nothink", false),
 		qwen35("qwen3_6", true),
 		{Name: "llama3_1", Args: ArgsObject, ArgsRule: "llama3_1:88 (tool_call.arguments | tojson)",
-			CallsKey: "llama3_1:67-69", OneCall: "llama3_1:70-71"},
+			CallsKey: "llama3_1:67-69", OneCall: "llama3_1:70-71", Tools: "llama3_1" + llamaTools},
 		{Name: "llama3_2", Args: ArgsObject, ArgsRule: "llama3_2:78 (tool_call.arguments | tojson)",
-			CallsKey: "llama3_2:68-70", OneCall: "llama3_2:71-72"},
+			CallsKey: "llama3_2:68-70", OneCall: "llama3_2:71-72", Tools: "llama3_2" + llamaTools},
 		{Name: "gptoss", Args: ArgsObject, ArgsRule: "gptoss:299 (tool_call.arguments|tojson)", CallsKey: "gptoss:273",
 			FirstCallOnly: "gptoss:283-285", ToolAfterCall: "gptoss:318-319", FinalDropsAnalysis: "gptoss:277-281,291-294",
 			Reasoning: KeyThinking, ReasoningRule: "gptoss:268-272,289-294,305-306", CallsAndThinking: "gptoss:289-290",
-			Generation: "gptoss_training:278-323"},
+			Generation: "gptoss_training:278-323", Tools: "gptoss: {%- if tools -%}: the developer message's # Tools section, namespace functions"},
 		{Name: "glm4moe", Args: ArgsObject, ArgsRule: "glm4moe:74-75 (_args.items())", LastQuery: "glm4moe:38-43,60-64",
 			ThinkingPrompt: "glm4moe:101-102", ThinkingOffOnly: true, Reasoning: KeyReasoningContent, ReasoningRule: "glm4moe:50-64",
-			Generation: "glm4moe_training:61-89"},
+			Generation: "glm4moe_training:61-89", Tools: "glm4moe: {%- if tools -%}: the system turn's # Tools, the definitions in <tools></tools>"},
 		{Name: "deepseekv3", Args: ArgsString, ArgsRule: "deepseekv3:1 (+ tool['function']['arguments'] +)",
 			CallsKey: "deepseekv3:1 ('tool_calls' in message)", ThinkPrompt: "deepseekv3:1 (<｜Assistant｜><think>, <｜tool▁outputs▁end｜>)"},
 		{Name: "deepseekv3_training", Args: ArgsObject, ArgsRule: "deepseekv3_training:1-7 (| tojson)",
 			CallsKey: "deepseekv3_training:8", ThinkPrompt: "deepseekv3_training:8", Generation: "deepseekv3_training:8"},
 		{Name: "nemotron_3_nano", Args: ArgsObject, ArgsRule: "nemotron_3_nano:150 (tool_call.arguments|items)",
 			LastQuery: "nemotron_3_nano:34-39,123,161", ThinkingExact: "nemotron_3_nano:12,107-119,198-203",
-			Reasoning: KeyReasoningContent, ReasoningRule: "nemotron_3_nano:107-108", Generation: "nemotron_3_nano_training:128-188"},
+			Reasoning: KeyReasoningContent, ReasoningRule: "nemotron_3_nano:107-108", Generation: "nemotron_3_nano_training:128-188",
+			Tools: "nemotron_3_nano: {%- if tools %}: the system turn's # Tools, the definitions in <tools></tools>"},
 		{Name: "lfm2_2_5", Args: ArgsObject, ArgsRule: "lfm2_2_5:38 (func_args.items())",
 			CallsKey: "lfm2_2_5:98 (message.tool_calls is defined)", LastQuery: "lfm2_2_5:69-73,78,85-89",
-			Reasoning: KeyThinking, ReasoningRule: "lfm2_2_5:78-79", Generation: "lfm2_2_5:77-105"},
+			Reasoning: KeyThinking, ReasoningRule: "lfm2_2_5:78-79", Generation: "lfm2_2_5:77-105",
+			Tools: "lfm2_2_5: {%- if tools %}: the system turn's List of tools: <|tool_list_start|>...<|tool_list_end|>"},
 	}
 }
 
