@@ -1,0 +1,121 @@
+package fairshare
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+// item is a pool item that is idle unless busy, and releases its ticket
+// when reclaimed.
+type item struct {
+	t        *Ticket
+	used     time.Time
+	busy     bool
+	reclaims int
+}
+
+func (i *item) LastUsed() time.Time { return i.used }
+func (i *item) Reclaim() bool {
+	if i.busy {
+		return false
+	}
+	i.reclaims++
+	i.t.Release()
+	return true
+}
+
+func hold(t *testing.T, p *Pool, client string, used time.Time) *item {
+	t.Helper()
+	tk, err := p.Acquire(client)
+	if err != nil {
+		t.Fatalf("acquire for %s: %v", client, err)
+	}
+	it := &item{t: tk, used: used}
+	tk.Hold(it)
+	return it
+}
+
+func TestOneClientMayHoldTheWholePool(t *testing.T) {
+	p := New(4, true)
+	for range 4 {
+		hold(t, p, "a", time.Unix(0, 0))
+	}
+	_, err := p.Acquire("a")
+	var ref *Refusal
+	if !errors.As(err, &ref) || !ref.OverShare || ref.Held != 4 {
+		t.Fatalf("the holder of the whole pool asking for more: %v, want a refusal over its share", err)
+	}
+}
+
+func TestBelowShareReclaimsTheLargestHoldersLeastRecentlyUsed(t *testing.T) {
+	p := New(4, true)
+	var a []*item
+	for i := range 4 {
+		a = append(a, hold(t, p, "a", time.Unix(int64(10-i), 0)))
+	}
+	hold(t, p, "b", time.Unix(0, 0))
+	if a[3].reclaims != 1 || p.HeldBy("a") != 3 || p.HeldBy("b") != 1 || p.Reclaimed() != 1 {
+		t.Fatalf("reclaims %d %d %d %d, held a=%d b=%d; want a's least recently used (the last) reclaimed",
+			a[0].reclaims, a[1].reclaims, a[2].reclaims, a[3].reclaims, p.HeldBy("a"), p.HeldBy("b"))
+	}
+	hold(t, p, "b", time.Unix(0, 0)) // 3-1: b below its share of 2 takes another
+	if _, err := p.Acquire("b"); err == nil {
+		t.Fatal("b at its share (2 of 4, 2 clients) took a third room")
+	}
+	if _, err := p.Acquire("a"); err == nil {
+		t.Fatal("a at its share (2 of 4) took a room back")
+	}
+}
+
+func TestBusyItemsAreNotReclaimed(t *testing.T) {
+	p := New(2, true)
+	hold(t, p, "a", time.Unix(0, 0)).busy = true
+	hold(t, p, "a", time.Unix(0, 0)).busy = true
+	_, err := p.Acquire("b")
+	var ref *Refusal
+	if !errors.As(err, &ref) || !ref.NoIdle {
+		t.Fatalf("every item busy: %v, want a refusal saying none is idle", err)
+	}
+}
+
+func TestNoReclaimThatWouldMakeTheVictimPoorer(t *testing.T) {
+	p := New(4, true)
+	hold(t, p, "a", time.Unix(0, 0))
+	hold(t, p, "a", time.Unix(0, 0))
+	hold(t, p, "b", time.Unix(0, 0))
+	hold(t, p, "c", time.Unix(0, 0))
+	if _, err := p.Acquire("b"); err == nil {
+		t.Fatal("b (1 of 4, three clients) took a room from a, which held 2: a would then hold less than b")
+	}
+}
+
+func TestReclaimingOffRefusesAtTheBound(t *testing.T) {
+	p := New(1, false)
+	hold(t, p, "a", time.Unix(0, 0))
+	if _, err := p.Acquire("b"); err == nil || p.Reclaimed() != 0 {
+		t.Fatalf("reclaiming off: %v, %d reclaimed", err, p.Reclaimed())
+	}
+}
+
+func TestReleaseTwiceGivesBackOnce(t *testing.T) {
+	p := New(2, true)
+	tk, _ := p.Acquire("a")
+	p.Acquire("a")
+	tk.Release()
+	tk.Release()
+	if p.Held() != 1 {
+		t.Fatalf("held %d after one of two released twice, want 1", p.Held())
+	}
+}
+
+func TestClientOfAddr(t *testing.T) {
+	for in, want := range map[string]string{
+		"127.0.0.2:5555": "127.0.0.2", "[::ffff:10.0.0.1]:1": "10.0.0.1",
+		"[2001:db8::1]:80": "2001:db8::/64", "pipe": "pipe",
+	} {
+		if got := ClientOfAddr(in); got != want {
+			t.Errorf("ClientOfAddr(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
