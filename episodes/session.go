@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/internal/fairshare"
 	"github.com/sqlgym/sqlgym/reward"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
@@ -29,7 +30,8 @@ type session struct {
 	tools    tools.Set // the tools offered
 	queue    *stepQueue
 
-	lastActive atomic.Int64 // unix nanoseconds of the last step's end
+	lastActive atomic.Int64      // unix nanoseconds of the last step's end
+	share      *fairshare.Ticket // its room in --max-episodes (fair.go); set by admit before it is live
 
 	// Only the step holding the queue's current ticket touches these
 	// (and, once no step can run, whoever ends the episode).

@@ -19,6 +19,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/episodes/jsonrpc"
+	"github.com/sqlgym/sqlgym/internal/fairshare"
 )
 
 // ServerConfig configures a Server. Zero values mean the defaults.
@@ -280,7 +281,7 @@ func (s *Server) handleRPC(w http.ResponseWriter, r *http.Request) {
 	}
 	job := s.cfg.Dispatcher.Prepare(body)
 	s.reading.release(held)
-	reply := job.Run(s.base)
+	reply := job.Run(fairshare.WithClient(s.base, fairshare.ClientOfAddr(r.RemoteAddr)))
 	if reply == nil {
 		w.WriteHeader(http.StatusNoContent)
 		return

@@ -12,6 +12,8 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/jonboulle/clockwork"
 	"go.uber.org/zap"
+
+	"github.com/sqlgym/sqlgym/internal/fairshare"
 )
 
 // wsConn is one WebSocket connection: a reader goroutine, and a writer
@@ -24,6 +26,7 @@ type wsConn struct {
 	room    *connBudget     // what the connection holds, against MaxConnBytes
 	w       *writeSched     // who writes what is due
 	ctx     context.Context // ends when the connection is asked to close
+	runCtx  context.Context // what its calls run under: the server's base, naming the connection's client
 	cancel  context.CancelFunc
 	pinger  clockwork.Timer // makes a ping due every PingInterval
 	closing atomic.Bool     // the server has asked the connection to close
@@ -47,6 +50,7 @@ func (s *Server) serveConn(ws *websocket.Conn) {
 		cc.SetOnFlush(s.metrics.flushes.Inc)
 	}
 	c.ctx, c.cancel = context.WithCancel(s.base)
+	c.runCtx = fairshare.WithClient(s.base, fairshare.ClientOfAddr(ws.RemoteAddr().String()))
 	c.pinger = s.cfg.Clock.AfterFunc(math.MaxInt64, c.pingDue)
 	c.pinger.Reset(s.cfg.PingInterval) // armed only once c.pinger is set: pingDue re-arms it
 	if !s.track(c) {
@@ -144,7 +148,7 @@ func (c *wsConn) runFrame(frame []byte, held, counted int64, slots chan struct{}
 	job := c.s.cfg.Dispatcher.Prepare(frame)
 	c.s.reading.release(held) // the frame is parsed; what the job keeps is counted in counted
 	c.parsed <- struct{}{}
-	write := c.w.done(counted, job.Run(c.s.base))
+	write := c.w.done(counted, job.Run(c.runCtx))
 	releaseFrame(frame)
 	<-slots
 	if write {

@@ -114,7 +114,7 @@ func (p *Pool) take(client string) (*Ticket, []Item, *Refusal) {
 	}
 	victims := p.victims(held)
 	if len(victims) == 0 {
-		ref.NoIdle = true
+		ref.Even = true
 		return nil, nil, ref
 	}
 	ref.NoIdle = true // the refusal if none of them turns out idle

@@ -1,0 +1,76 @@
+package episodes_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/internal/testkit/peer"
+	"github.com/sqlgym/sqlgym/schemas"
+)
+
+// fairEpisodes is the --max-episodes of the fairness tests.
+const fairEpisodes = 16
+
+// rawCall sends one JSON-RPC request on ws and reads its reply.
+func rawCall(t *testing.T, ws *websocket.Conn, id int, method, params string) map[string]any {
+	t.Helper()
+	f := `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"` + method + `","params":` + params + `}`
+	if err := ws.WriteMessage(websocket.TextMessage, []byte(f)); err != nil {
+		t.Fatal(err)
+	}
+	var reply map[string]any
+	if err := ws.ReadJSON(&reply); err != nil {
+		t.Fatal(err)
+	}
+	return reply
+}
+
+// dialFrom opens a native socket from peer n.
+func (h *harness) dialFrom(n int) *websocket.Conn {
+	h.t.Helper()
+	ws, _, err := peer.WSDialer(n).Dial(h.url, nil)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.t.Cleanup(func() { ws.Close() })
+	return ws
+}
+
+// TestFloodOfEpisodesLeavesOthersServed checks the native surface's
+// live-episode bound under issue #32's rule: one client may start every
+// episode while it is alone; an honest client on another address then
+// gets its episode at its first reset, by the flooder's least recently
+// used idle episode being abandoned (recorded as the idle sweep records
+// it); the flooder, at or above its share, is refused with -32003 saying
+// so.
+func TestFloodOfEpisodesLeavesOthersServed(t *testing.T) {
+	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.MaxEpisodes = fairEpisodes }})
+	flood := h.dialFrom(2)
+	var first string
+	for i := range fairEpisodes {
+		r := rawCall(t, flood, i, "episode.reset", `{"task_id":"t/count"}`)
+		if r["error"] != nil {
+			t.Fatalf("alone, reset %d of %d refused: %v", i+1, fairEpisodes, r)
+		}
+		if i == 0 {
+			first = r["result"].(map[string]any)["episode_id"].(string)
+		}
+	}
+	honest := h.dialFrom(3)
+	if r := rawCall(t, honest, 1, "episode.reset", `{"task_id":"t/count"}`); r["error"] != nil {
+		t.Fatalf("an honest reset while the flooder holds every episode: %v", r)
+	}
+	r := rawCall(t, flood, 2, "episode.reset", `{"task_id":"t/count"}`)
+	e, _ := r["error"].(map[string]any)
+	if e == nil || e["code"] != float64(schemas.CodeCapacity) || !strings.Contains(e["message"].(string), "fair share") {
+		t.Fatalf("the flooder above its share asking again: %v, want -32003 saying it holds its share", r)
+	}
+	tr, err := h.trajectory(first)
+	if err != nil || tr.Outcome != schemas.OutcomeAbandoned {
+		t.Fatalf("the flooder's least recently used episode: %v %v, want it recorded abandoned", tr, err)
+	}
+}
