@@ -10,11 +10,14 @@ import (
 // caller: rollout, replay, the console's play page).
 const Anonymous = ""
 
+// Unparsed is the client of every remote address that does not parse.
+const Unparsed = "(unparsed address)"
+
 // ClientOfAddr is the client a remote address (host:port) counts as: its
 // IP address without the port, or its /64 for IPv6, where one host holds
 // many addresses. X-Forwarded-For and the like are never read: any
-// client can write them. An address that does not parse counts as
-// itself.
+// client can write them. Every address that does not parse (no net.Conn
+// gives one) counts as one client, Unparsed.
 func ClientOfAddr(remote string) string {
 	host, _, err := net.SplitHostPort(remote)
 	if err != nil {
@@ -22,7 +25,7 @@ func ClientOfAddr(remote string) string {
 	}
 	a, err := netip.ParseAddr(host)
 	if err != nil {
-		return remote
+		return Unparsed
 	}
 	a = a.Unmap()
 	if a.Is4() {

@@ -109,13 +109,27 @@ func TestReleaseTwiceGivesBackOnce(t *testing.T) {
 	}
 }
 
+// TestClientOfAddr: an IPv4 address is a client, an IPv6 host by its
+// /64 (one host is given a whole /64), an IPv4-mapped IPv6 address the
+// IPv4 one, and every address that does not parse one client.
 func TestClientOfAddr(t *testing.T) {
-	for in, want := range map[string]string{
-		"127.0.0.2:5555": "127.0.0.2", "[::ffff:10.0.0.1]:1": "10.0.0.1",
-		"[2001:db8::1]:80": "2001:db8::/64", "pipe": "pipe",
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{"192.0.2.1:5000", "192.0.2.1:6000", true},
+		{"192.0.2.1:5000", "192.0.2.2:5000", false},
+		{"[2001:db8::1]:80", "[2001:db8::ffff:1]:80", true},
+		{"[2001:db8::1]:80", "[2001:db8:0:1::1]:80", false},
+		{"[::ffff:192.0.2.1]:80", "192.0.2.1:80", true},
+		{"garbage", "other garbage", true},
+		{"garbage", "192.0.2.1:80", false},
 	} {
-		if got := ClientOfAddr(in); got != want {
-			t.Errorf("ClientOfAddr(%q) = %q, want %q", in, got, want)
+		if got := ClientOfAddr(c.a) == ClientOfAddr(c.b); got != c.same {
+			t.Errorf("%s and %s: same client %v, want %v", c.a, c.b, got, c.same)
 		}
+	}
+	if got := ClientOfAddr("127.0.0.2:5555"); got != "127.0.0.2" {
+		t.Errorf("ClientOfAddr(127.0.0.2:5555) = %q, want the address without its port", got)
 	}
 }
