@@ -8,10 +8,6 @@ import (
 	"time"
 )
 
-// maxReclaims is how many times Acquire reclaims an item for one call
-// before it gives up: another client may take the room a reclaim made.
-const maxReclaims = 4
-
 // Item is one thing a client holds in a Pool.
 type Item interface {
 	// LastUsed is when a request last used the item (or when it began).
@@ -73,29 +69,33 @@ func (p *Pool) HeldBy(client string) int {
 // it is full and client holds less than its fair share, after
 // reclaiming an idle item of the client that holds the most. Otherwise
 // it returns a *Refusal.
+//
+// The room a reclaim frees is the asker's from the start: its ticket is
+// counted before the reclaim (the pool one over its size meanwhile), so
+// that no other client can take it in between.
 func (p *Pool) Acquire(client string) (*Ticket, error) {
-	var ref *Refusal
-	for range maxReclaims {
-		t, victims, r := p.take(client)
-		if t != nil {
-			return t, nil
-		}
-		ref = r
-		if victims == nil || !p.reclaimOne(victims) {
-			return nil, ref
-		}
+	t, victims, ref := p.take(client)
+	switch {
+	case t == nil:
+		return nil, ref
+	case victims == nil:
+		return t, nil
+	case p.reclaimOne(victims):
+		return t, nil
 	}
+	t.Release()
+	ref.NoIdle = true
 	return nil, ref
 }
 
-// take takes a room when one is free; otherwise it returns the items
-// that may be reclaimed for client, most deserving first (nil: none may
-// be), and the refusal to give if none is.
+// take takes a room when one is free; when the pool is full and client
+// may reclaim one, it takes one over the size and returns the items that
+// may be reclaimed for it, most deserving first; otherwise the refusal.
 func (p *Pool) take(client string) (*Ticket, []Item, *Refusal) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	t := &Ticket{pool: p, client: client}
 	if p.total < p.max {
-		t := &Ticket{pool: p, client: client}
 		p.add(t)
 		return t, nil, nil
 	}
@@ -117,8 +117,8 @@ func (p *Pool) take(client string) (*Ticket, []Item, *Refusal) {
 		ref.Even = true
 		return nil, nil, ref
 	}
-	ref.NoIdle = true // the refusal if none of them turns out idle
-	return nil, victims, ref
+	p.add(t)
+	return t, victims, ref
 }
 
 // victims are the items of the clients holding at least two more than

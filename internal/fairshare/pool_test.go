@@ -133,3 +133,45 @@ func TestClientOfAddr(t *testing.T) {
 		t.Errorf("ClientOfAddr(127.0.0.2:5555) = %q, want the address without its port", got)
 	}
 }
+
+// racer is an item whose reclaim lets another client ask at once, as a
+// flooder's concurrent request could.
+type racer struct {
+	item
+	p   *Pool
+	got error
+}
+
+func (r *racer) Reclaim() bool {
+	ok := r.item.Reclaim()
+	_, r.got = r.p.Acquire("a") // the room just freed, asked for by its former holder
+	return ok
+}
+
+// TestTheReclaimedRoomIsTheAskers: the room a reclaim frees goes to the
+// client it was reclaimed for, not to whoever asks in between.
+func TestTheReclaimedRoomIsTheAskers(t *testing.T) {
+	p := New(2, true)
+	var rs []*racer
+	for range 2 {
+		tk, err := p.Acquire("a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &racer{item: item{t: tk}, p: p}
+		tk.Hold(r)
+		rs = append(rs, r)
+	}
+	if _, err := p.Acquire("b"); err != nil {
+		t.Fatalf("b below its share: %v", err)
+	}
+	var got error
+	for _, r := range rs {
+		if r.reclaims == 1 {
+			got = r.got
+		}
+	}
+	if got == nil || p.HeldBy("a") != 1 || p.HeldBy("b") != 1 || p.Held() != 2 {
+		t.Fatalf("a asking during the reclaim: %v; held a=%d b=%d total %d, want a refused and 1+1", got, p.HeldBy("a"), p.HeldBy("b"), p.Held())
+	}
+}
