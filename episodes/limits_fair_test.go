@@ -1,13 +1,17 @@
 package episodes_test
 
 import (
+	"context"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gorilla/websocket"
 
 	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/internal/fairshare"
+	"github.com/sqlgym/sqlgym/internal/testkit/metricstest"
 	"github.com/sqlgym/sqlgym/internal/testkit/peer"
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -72,5 +76,51 @@ func TestFloodOfEpisodesLeavesOthersServed(t *testing.T) {
 	tr, err := h.trajectory(first)
 	if err != nil || tr.Outcome != schemas.OutcomeAbandoned {
 		t.Fatalf("the flooder's least recently used episode: %v %v, want it recorded abandoned", tr, err)
+	}
+}
+
+// TestFloodAndHonestResetsAtOnce runs a flooder's resets on eight
+// goroutines while an honest client resets and closes, in process: every
+// honest reset is served within two attempts, and when all is done the
+// episodes live are within the
+// bound's at most (counted by sqlgym_live_episodes).
+func TestFloodAndHonestResetsAtOnce(t *testing.T) {
+	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.MaxEpisodes = fairEpisodes }})
+	flood := fairshare.WithClient(context.Background(), "flooder")
+	honest := fairshare.WithClient(context.Background(), "honest")
+	const floodResets, honestRounds = 64, 20
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	for range 8 {
+		wg.Go(func() {
+			for range floodResets {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				h.mgr.Reset(flood, schemas.ResetParams{TaskID: "t/count"})
+			}
+		})
+	}
+	for round := range honestRounds {
+		var r *schemas.ResetResult
+		var err error
+		for range 2 {
+			if r, err = h.mgr.Reset(honest, schemas.ResetParams{TaskID: "t/count"}); err == nil {
+				break
+			}
+		}
+		if err != nil {
+			t.Fatalf("round %d: the honest reset refused twice while the flooder asked: %v", round, err)
+		}
+		if _, err := h.mgr.Close(honest, r.EpisodeID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	wg.Wait()
+	if live := metricstest.Value(t, h.mgr.Metrics().Registry, "sqlgym_live_episodes"); live > fairEpisodes {
+		t.Fatalf("%v episodes live, past the bound of %d", live, fairEpisodes)
 	}
 }
