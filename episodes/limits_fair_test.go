@@ -2,6 +2,8 @@ package episodes_test
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -10,6 +12,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/fairshare"
 	"github.com/sqlgym/sqlgym/internal/testkit/metricstest"
 	"github.com/sqlgym/sqlgym/internal/testkit/peer"
@@ -122,5 +125,40 @@ func TestFloodAndHonestResetsAtOnce(t *testing.T) {
 	wg.Wait()
 	if live := metricstest.Value(t, h.mgr.Metrics().Registry, "sqlgym_live_episodes"); live > fairEpisodes {
 		t.Fatalf("%v episodes live, past the bound of %d", live, fairEpisodes)
+	}
+}
+
+// TestFloodOfSocketsLeavesOthersServed checks --max-connections under
+// issue #32's rule: one client's idle sockets may fill it while no one
+// else connects; an honest client on another address then connects and
+// is served at its first attempt, the flooder's least recently used idle
+// socket closed for it (1013); the flooder, at its share, gets 503
+// saying so.
+func TestFloodOfSocketsLeavesOthersServed(t *testing.T) {
+	const bound = 8
+	h := newHarness(t, options{server: func(c *transport.ServerConfig) { c.MaxConnections = bound }})
+	var flood []*websocket.Conn
+	for range bound {
+		ws := h.dialFrom(2)
+		if r := rawCall(t, ws, 1, "server.info", `{}`); r["result"] == nil {
+			t.Fatalf("alone, the flooder's socket: %v", r)
+		}
+		flood = append(flood, ws)
+	}
+	honest := h.dialFrom(3)
+	if r := rawCall(t, honest, 1, "episode.reset", `{"task_id":"t/count"}`); r["result"] == nil {
+		t.Fatalf("the honest client's socket while the flooder holds every one: %v", r)
+	}
+	if _, _, err := flood[0].ReadMessage(); !websocket.IsCloseError(err, websocket.CloseTryAgainLater) {
+		t.Fatalf("the flooder's least recently used socket: %v, want it closed with 1013", err)
+	}
+	_, resp, err := peer.WSDialer(2).Dial(h.url, nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("the flooder above its share: %v, want 503", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), "fair share") {
+		t.Fatalf("the flooder's refusal %q does not say it holds its share", body)
 	}
 }
