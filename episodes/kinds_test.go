@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/internal/fairshare"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -22,7 +23,9 @@ var kinds = []episodes.Kind{episodes.InvalidArgument, episodes.TaskNotFound, epi
 func TestKindsInProcess(t *testing.T) {
 	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.MaxEpisodes = 1 }})
 	c := h.dial()
-	ctx := context.Background()
+	// The calls in process count as the socket's client (its address),
+	// so that both are refused past --max-episodes with the same words.
+	ctx := fairshare.WithClient(context.Background(), "127.0.0.1")
 	live, err := h.mgr.Reset(ctx, schemas.ResetParams{TaskID: "t/count"})
 	if err != nil {
 		t.Fatal(err)

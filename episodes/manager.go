@@ -14,6 +14,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/internal/fairshare"
 	"github.com/sqlgym/sqlgym/reward"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -151,9 +152,10 @@ type Manager struct {
 	datasets map[string]*env.Dataset // read-only after New
 	names    []string                // dataset names, sorted
 	metrics  *Metrics
-	deps     *deps     // what every episode's steps use, shared by the sessions
-	specHash string    // reward.Hash of cfg.Reward, the spec of every episode that overrides none
-	kept     keptBytes // bytes live episodes keep, within cfg.MaxLiveBytes
+	deps     *deps           // what every episode's steps use, shared by the sessions
+	specHash string          // reward.Hash of cfg.Reward, the spec of every episode that overrides none
+	kept     keptBytes       // bytes live episodes keep, within cfg.MaxLiveBytes
+	shares   *fairshare.Pool // the live episodes' rooms, cfg.MaxEpisodes, shared among clients (fair.go)
 
 	mu     sync.Mutex          // guards live and recent
 	live   map[string]*session // episodes that have not ended
@@ -168,7 +170,8 @@ func New(cfg Config) (*Manager, error) {
 	}
 	m := &Manager{cfg: cfg, datasets: map[string]*env.Dataset{}, live: map[string]*session{},
 		recent: newRecentSet(cfg.RecentEpisodes, cfg.RecentBytes), metrics: newMetrics(),
-		specHash: reward.Hash(cfg.Reward), kept: keptBytes{max: cfg.MaxLiveBytes}}
+		specHash: reward.Hash(cfg.Reward), kept: keptBytes{max: cfg.MaxLiveBytes},
+		shares: fairshare.New(cfg.MaxEpisodes, true)}
 	m.deps = newDeps(&m.cfg, m.metrics)
 	m.metrics.watchKept(m.kept.used.Load)
 	if err := checkDatasetTools(cfg); err != nil {
@@ -229,6 +232,7 @@ func (m *Manager) finish(ctx context.Context, s *session, t *schemas.Trajectory)
 	m.releaseBytes(s)
 	m.mu.Lock()
 	delete(m.live, s.id)
+	s.share.Release()
 	m.recent.put(t.EpisodeID, sum, enc)
 	// Under m.mu, so the counts set last are the latest.
 	m.metrics.recentBytes.Set(float64(m.recent.bytes))

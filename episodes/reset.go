@@ -72,7 +72,7 @@ func (m *Manager) ResetWith(ctx context.Context, p schemas.ResetParams, o ResetO
 	if err := m.admitBytes(s, resetBytes(prompt, p.Tags)); err != nil {
 		return nil, err
 	}
-	if err := m.admit(s); err != nil {
+	if err := m.admit(ctx, s); err != nil {
 		m.releaseBytes(s)
 		return nil, err
 	}
@@ -81,6 +81,7 @@ func (m *Manager) ResetWith(ctx context.Context, p schemas.ResetParams, o ResetO
 		m.mu.Lock()
 		delete(m.live, s.id)
 		m.mu.Unlock()
+		s.share.Release()
 		m.releaseBytes(s)
 		return nil, m.deps.recordFailed(s.id, "begin", err)
 	}
@@ -101,18 +102,6 @@ func (m *Manager) openFailed(ctx context.Context, ds *env.Dataset, task *env.Tas
 			zap.String("task", task.ID), zap.Error(err))
 	}
 	return fmt.Errorf("reset %s: database %s/%s would not open: %w", task.ID, ds.Name, task.DBID, err)
-}
-
-// admit makes s live, unless the server is at capacity.
-func (m *Manager) admit(s *session) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if len(m.live) >= m.cfg.MaxEpisodes {
-		return stateErrorf(Capacity, "%d live episodes (the server's --max-episodes); close some or retry later",
-			len(m.live))
-	}
-	m.live[s.id] = s
-	return nil
 }
 
 // pickTask finds the task a reset asks for: by id, or drawn from a dataset

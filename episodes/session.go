@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/internal/fairshare"
 	"github.com/sqlgym/sqlgym/reward"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
@@ -31,7 +32,8 @@ type session struct {
 	queue    *stepQueue
 	holder   string // whom its statements run for on the engines (holderOf)
 
-	lastActive atomic.Int64 // unix nanoseconds of the last step's end
+	lastActive atomic.Int64      // unix nanoseconds of the last step's end
+	share      *fairshare.Ticket // its room in --max-episodes (fair.go); set by admit before it is live
 
 	// Only the step holding the queue's current ticket touches these
 	// (and, once no step can run, whoever ends the episode).

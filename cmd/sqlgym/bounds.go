@@ -38,7 +38,7 @@ func (b *clientBounds) register(fs *flag.FlagSet) {
 	bytesVar(fs, &b.connBytes, "max-conn-bytes", transport.DefaultMaxConnBytes, "bytes one WebSocket's running requests and unwritten replies may hold before the server stops reading it")
 	fs.DurationVar(&b.stallTimeout, "stall-timeout", transport.DefaultStallTimeout, "how long a WebSocket may hold --max-conn-bytes with nothing written to it before it is closed (1008)")
 	bytesVar(fs, &b.readingBytes, "max-reading-bytes", transport.DefaultMaxReadingBytes, "bytes of messages being received, over every WebSocket and HTTP request")
-	fs.IntVar(&b.connections, "max-connections", transport.DefaultMaxConnections, "open WebSockets and HTTP RPC requests at once; more get HTTP 503")
+	fs.IntVar(&b.connections, "max-connections", transport.DefaultMaxConnections, "open WebSockets and HTTP RPC requests at once, shared fairly among clients (addresses); past a client's share, HTTP 503")
 	bytesVar(fs, &b.episodeBytes, "max-episode-bytes", episodes.DefaultMaxEpisodeBytes, "bytes one live episode keeps (prompt, tags, steps); a step that needs more room gets -32602 and the episode stays usable")
 	bytesVar(fs, &b.liveBytes, "max-live-bytes", episodes.DefaultMaxLiveBytes, "bytes all live episodes keep together; resets and steps that need more room get -32003")
 }

@@ -23,7 +23,8 @@ type mcpFlags struct {
 
 func (m *mcpFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&m.maxSessions, "max-mcp-sessions", mcpserver.DefaultMaxSessions,
-		"MCP sessions open at once over HTTP (/mcp), each holding one episode; a new one past it gets HTTP 503")
+		"MCP sessions open at once over HTTP (/mcp), each holding one episode, shared fairly among clients (addresses); "+
+			"a new one past its client's share gets HTTP 503")
 	fs.DurationVar(&m.sessionIdle, "mcp-session-idle", mcpserver.DefaultSessionIdle,
 		"how long an MCP session may go without a request before it is closed, its episode with it (recorded as no_submit)")
 }

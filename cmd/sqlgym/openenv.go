@@ -16,7 +16,8 @@ const openenvPrefix = "/openenv"
 // registerOpenEnv adds serve's flags of the OpenEnv surface.
 func (o *serverOpts) registerOpenEnv(fs *flag.FlagSet) {
 	fs.IntVar(&o.openenvSessions, "max-openenv-sessions", openenv.DefaultMaxSessions,
-		"OpenEnv sessions at once (WebSockets on /openenv/ws and episodes started by POST /openenv/reset); more get CAPACITY_REACHED")
+		"OpenEnv sessions at once (WebSockets on /openenv/ws and episodes started by POST /openenv/reset), "+
+			"shared fairly among clients (addresses); past a client's share, CAPACITY_REACHED")
 }
 
 // mountOpenEnv mounts the OpenEnv surface on cfg, over mgr, with the

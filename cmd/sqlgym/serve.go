@@ -56,14 +56,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&f.server.token, "token", "", "bearer token clients must send (empty: no authentication, allowed on a loopback --addr only)")
 	fs.BoolVar(&f.insecure, "insecure", false, "serve without --token on a non-loopback --addr (logged as a warning)")
 	fs.IntVar(&f.server.maxEpisodes, "max-episodes", episodes.DefaultMaxEpisodes,
-		"live episodes at once, a backstop: --max-live-bytes bounds their memory; more resets get error -32003")
+		"live episodes at once, shared fairly among clients (addresses), a backstop: --max-live-bytes bounds their memory; "+
+			"a reset past its client's share gets error -32003")
 	fs.DurationVar(&f.server.idleTimeout, "idle-timeout", episodes.DefaultIdleTimeout, "idle time after which an episode is abandoned")
 	bytesVar(fs, &f.server.frameBytes, "max-frame-bytes", transport.DefaultMaxFrameBytes, "largest WebSocket frame or HTTP body accepted")
 	fs.DurationVar(&f.server.grace, "shutdown-grace", 30*time.Second, "how long shutdown waits for running steps")
 	fs.DurationVar(&f.server.replyDelay, "reply-delay", transport.DefaultReplyDelay,
 		"how long a reply may wait for those of the other requests its WebSocket is running, so that one write sends them together (0: never waits)")
 	fs.IntVar(&f.server.consoleLive, "console-max-live", console.DefaultMaxLiveSubscribers,
-		"live pages of the web console (/ui/live) connected at once; more get 503")
+		"live pages of the web console (/ui/live) connected at once, shared fairly among clients (addresses); past a client's share, 503")
 	fs.IntVar(&f.server.consoleIndex, "console-index-episodes", console.DefaultIndexEpisodes,
 		"episodes of the file log the web console's list index keeps in memory (the newest); its pages past them read the log")
 	f.server.console.register(fs, "console-")

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sqlgym/sqlgym/internal/fairshare"
 )
 
 // sessionHeader is the Streamable HTTP transport's session header.
@@ -13,7 +15,8 @@ const sessionHeader = "Mcp-Session-Id"
 
 // Handler serves the MCP Streamable HTTP transport: POST, GET and DELETE
 // at the path it is mounted on. At most MaxSessions sessions are open at
-// once (a new one past them gets HTTP 503), and a session that goes
+// once, shared fairly among clients (openSession; a new one refused gets
+// HTTP 503), and a session that goes
 // SessionIdle without a request is closed; its episode is closed once
 // SessionIdle has passed since its last call (endSession).
 //
@@ -30,39 +33,61 @@ func (s *Server) Handler() http.Handler {
 		MaxRequestBodyBytes:        s.cfg.MaxBodyBytes,
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.Header.Get(sessionHeader) != "" {
+		r = r.WithContext(fairshare.WithClient(r.Context(), fairshare.ClientOfAddr(r.RemoteAddr)))
+		if r.Method != http.MethodPost {
 			h.ServeHTTP(w, r)
+			return
+		}
+		if id := r.Header.Get(sessionHeader); id != "" {
+			s.serveInSession(w, r, h, id)
 			return
 		}
 		s.openSession(w, r, h)
 	})
 }
 
+// serveInSession serves a POST of an open session, which is not idle
+// (not to be reclaimed) meanwhile.
+func (s *Server) serveInSession(w http.ResponseWriter, r *http.Request, h http.Handler, id string) {
+	if o := s.sessions.byID(id); o != nil {
+		o.begin()
+		defer func() { o.done(time.Now()) }()
+	}
+	h.ServeHTTP(w, r)
+}
+
 // openSession serves a POST without a session, which opens one when it
-// is an initialize request, within MaxSessions.
+// is an initialize request, within MaxSessions shared among clients (the
+// address the request comes from): a client below its share at the
+// bound is served by reclaiming the largest holder's least recently used
+// idle session.
 func (s *Server) openSession(w http.ResponseWriter, r *http.Request, h http.Handler) {
-	if !s.sessions.take() {
+	t, err := s.sessions.pool.Acquire(fairshare.ClientOfAddr(r.RemoteAddr))
+	if err != nil {
 		s.metrics.refused.Inc()
 		w.Header().Set("Retry-After", "1")
-		http.Error(w, fmt.Sprintf("too many MCP sessions: the server holds at most %d at once (its --max-mcp-sessions); "+
+		http.Error(w, fmt.Sprintf("too many MCP sessions: the server holds at most %d at once (its --max-mcp-sessions): %v; "+
 			"end one (HTTP DELETE with its %s) or wait for an idle one to close (--mcp-session-idle %s)",
-			s.cfg.MaxSessions, sessionHeader, s.cfg.SessionIdle), http.StatusServiceUnavailable)
+			s.cfg.MaxSessions, err, sessionHeader, s.cfg.SessionIdle), http.StatusServiceUnavailable)
 		return
 	}
 	h.ServeHTTP(w, r)
 	ss := s.find(w.Header().Get(sessionHeader))
 	if ss == nil { // not an initialize, or a failed one, or closed already
-		s.sessions.give()
+		t.Release()
 		return
 	}
+	o := &openSession{ss: ss, ticket: t, last: time.Now()}
+	s.sessions.track(o)
 	s.metrics.sessions.Inc()
 	s.watchers.Add(1)
 	go func() {
 		defer s.watchers.Done()
 		ss.Wait()
-		s.endSession(ss, false)
+		s.endSession(ss, o.wasReclaimed())
+		s.sessions.untrack(o)
 		s.metrics.sessions.Dec()
-		s.sessions.give()
+		t.Release()
 	}()
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // engine is the one place this package calls the episodes.Manager: a
-// reset, a step, a close, an episode's record and the server's tools.
+// reset, a step, a close, an idle episode abandoned, an episode's record and the server's tools.
 type engine struct{ m *episodes.Manager }
 
 // reset starts an episode; its prompt is native unless the client asks
@@ -30,6 +30,11 @@ func (e engine) close(ctx context.Context, id string) error {
 	_, err := e.m.Close(ctx, id)
 	return err
 }
+
+// abandonIdle ends the episode as the Manager's idle sweep does
+// (abandoned) unless a step of it runs or waits; true when it is no
+// longer live.
+func (e engine) abandonIdle(ctx context.Context, id string) bool { return e.m.AbandonIdle(ctx, id) }
 
 // record is the episode's trajectory so far.
 func (e engine) record(id string) (*schemas.Trajectory, error) {

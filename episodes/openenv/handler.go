@@ -30,8 +30,11 @@ type Config struct {
 	// server's --max-frame-bytes (4 MiB when 0).
 	MaxFrameBytes int64
 	// MaxSessions bounds the WebSockets and the HTTP clients' live
-	// episodes at once (DefaultMaxSessions when 0); past it a WebSocket
-	// gets CAPACITY_REACHED and closes, a reset HTTP 503.
+	// episodes at once (DefaultMaxSessions when 0), shared among clients
+	// (remote addresses) by internal/fairshare: a client below its share
+	// at the bound is served by reclaiming the largest holder's least
+	// recently used idle session; one at or above it gets
+	// CAPACITY_REACHED (a WebSocket is then closed, a reset HTTP 503).
 	MaxSessions int
 	// IdleTimeout is the Manager's --idle-timeout: an HTTP client's
 	// episode unused this long has been abandoned and leaves the count
@@ -86,7 +89,6 @@ func New(ctx context.Context, cfg Config) *Handler {
 	cfg.setDefaults()
 	h := &Handler{
 		cfg: cfg, base: ctx, engine: engine{cfg.Manager},
-		sessions: newRegistry(cfg.MaxSessions, cfg.IdleTimeout, cfg.Now),
 		upgrader: websocket.Upgrader{
 			// The mount's guard (the token, or without one the Host and
 			// Origin checks) has run before this handler.
@@ -94,6 +96,7 @@ func New(ctx context.Context, cfg Config) *Handler {
 		},
 		refused: newRefused(),
 	}
+	h.sessions = newRegistry(cfg.MaxSessions, cfg.IdleTimeout, cfg.Now, h.engine.abandonIdle)
 	if cfg.Registry != nil {
 		h.register(cfg.Registry)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/sqlgym/sqlgym/internal/fairshare"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -60,18 +61,26 @@ func (h *Handler) serveReset(w http.ResponseWriter, r *http.Request, task string
 // startKept starts an HTTP client's episode in a room of the session
 // bound.
 func (h *Handler) startKept(r *http.Request, data json.RawMessage, task string) (*episode, Result, error) {
-	if !h.sessions.reserve() {
-		h.refused.Inc()
-		return nil, Result{}, &failure{Code: CodeCapacityReached, Status: http.StatusServiceUnavailable,
-			Message: fmt.Sprintf("%d OpenEnv sessions at once (the server's --max-openenv-sessions); retry later", h.cfg.MaxSessions)}
-	}
-	ep, res, err := h.start(r.Context(), data, task)
+	client := fairshare.ClientOfAddr(r.RemoteAddr)
+	t, err := h.sessions.reserve(client)
 	if err != nil {
-		h.sessions.release()
+		h.refused.Inc()
+		return nil, Result{}, &failure{Code: CodeCapacityReached, Status: http.StatusServiceUnavailable, Message: h.overBound(err)}
+	}
+	ep, res, err := h.start(fairshare.WithClient(r.Context(), client), data, task)
+	if err != nil {
+		t.Release()
 		return nil, Result{}, err
 	}
-	h.sessions.keep(ep)
+	h.sessions.keep(ep, t)
 	return ep, res, nil
+}
+
+// overBound is the message of a session refused at the bound: the
+// refusal says where the client stands against its share.
+func (h *Handler) overBound(refusal error) string {
+	return fmt.Sprintf("%d OpenEnv sessions at once (the server's --max-openenv-sessions): %v; retry later",
+		h.cfg.MaxSessions, refusal)
 }
 
 // serveStep runs an action of the episode the body names.

@@ -1,78 +1,82 @@
 package openenv
 
 import (
+	"context"
 	"sync"
 	"time"
+
+	"github.com/sqlgym/sqlgym/internal/fairshare"
 )
 
-// registry counts the sessions held against the bound, and keeps the
-// episodes HTTP clients started, by id, until they end, are closed, or
-// have been idle past the Manager's idle timeout.
+// registry shares the sessions' rooms (--max-openenv-sessions) among
+// clients (internal/fairshare: a client is the remote address), and
+// keeps the episodes HTTP clients started, by id, until they end, are
+// closed, have been idle past the Manager's idle timeout, or are
+// reclaimed for a client below its share.
 type registry struct {
+	pool    *fairshare.Pool
+	idle    time.Duration
+	now     func() time.Time
+	abandon func(ctx context.Context, id string) bool // the Manager's AbandonIdle
+
 	mu   sync.Mutex
-	max  int
-	held int                 // WebSockets, reserved resets and HTTP episodes
-	http map[string]*episode // HTTP clients' episodes
-	idle time.Duration
-	now  func() time.Time
+	http map[string]*kept // HTTP clients' episodes
 }
 
-func newRegistry(max int, idle time.Duration, now func() time.Time) *registry {
-	return &registry{max: max, http: map[string]*episode{}, idle: idle, now: now}
+// kept is an HTTP client's episode and its room.
+type kept struct {
+	g      *registry
+	ep     *episode
+	ticket *fairshare.Ticket
 }
 
-// reserve takes a session's room, first letting go of HTTP episodes the
-// Manager has abandoned; false when none is left.
-func (g *registry) reserve() bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.held >= g.max {
+func newRegistry(max int, idle time.Duration, now func() time.Time, abandon func(context.Context, string) bool) *registry {
+	return &registry{pool: fairshare.New(max, true), http: map[string]*kept{}, idle: idle, now: now, abandon: abandon}
+}
+
+// reserve takes a session's room for client, first letting go of HTTP
+// episodes the Manager has abandoned when the bound is reached; the
+// error (a *fairshare.Refusal) says why none is left for it.
+func (g *registry) reserve(client string) (*fairshare.Ticket, error) {
+	if g.pool.Held() >= g.pool.Max() {
 		g.sweep()
 	}
-	if g.held >= g.max {
-		return false
-	}
-	g.held++
-	return true
+	return g.pool.Acquire(client)
 }
 
 // sweep drops the HTTP episodes idle past the idle timeout.
 func (g *registry) sweep() {
 	cutoff := g.now().Add(-g.idle)
-	for id, ep := range g.http {
-		ep.mu.Lock()
-		stale := ep.lastUsed.Before(cutoff)
-		ep.mu.Unlock()
-		if stale {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for id, k := range g.http {
+		if k.LastUsed().Before(cutoff) {
 			delete(g.http, id)
-			g.held--
+			k.ticket.Release()
 		}
 	}
 }
 
-// release gives a room back.
-func (g *registry) release() {
+// keep stores an HTTP episode in the room reserved for it, where it may
+// be reclaimed.
+func (g *registry) keep(ep *episode, t *fairshare.Ticket) {
+	k := &kept{g: g, ep: ep, ticket: t}
 	g.mu.Lock()
-	g.held--
+	g.http[ep.id] = k
 	g.mu.Unlock()
-}
-
-// keep stores an HTTP episode in the room reserved for it.
-func (g *registry) keep(ep *episode) {
-	g.mu.Lock()
-	g.http[ep.id] = ep
-	g.mu.Unlock()
+	t.Hold(k)
 }
 
 // find is the HTTP episode of that id, marked used now; nil if not held.
 func (g *registry) find(id string) *episode {
 	g.mu.Lock()
-	ep := g.http[id]
+	k := g.http[id]
 	g.mu.Unlock()
-	if ep != nil {
-		ep.touch(g.now())
+	if k == nil {
+		return nil
 	}
-	return ep
+	k.ep.touch(g.now())
+	return k.ep
 }
 
 // drop lets go of the HTTP episode of that id, and reports whether it was
@@ -80,17 +84,38 @@ func (g *registry) find(id string) *episode {
 func (g *registry) drop(id string) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if _, ok := g.http[id]; !ok {
+	k, ok := g.http[id]
+	if !ok {
 		return false
 	}
 	delete(g.http, id)
-	g.held--
+	k.ticket.Release()
 	return true
 }
 
 // active is the count of rooms held.
-func (g *registry) active() int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.held
+func (g *registry) active() int { return g.pool.Held() }
+
+// LastUsed is when a request last used the episode.
+func (k *kept) LastUsed() time.Time {
+	k.ep.mu.Lock()
+	defer k.ep.mu.Unlock()
+	return k.ep.lastUsed
 }
+
+// Reclaim abandons the episode, as the Manager's idle sweep would, unless
+// a step of it runs or waits, and lets go of it.
+func (k *kept) Reclaim() bool {
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	if !k.g.abandon(ctx, k.ep.id) {
+		return false
+	}
+	k.g.drop(k.ep.id)
+	k.ticket.Release() // dropped meanwhile by another request: its room all the same
+	return true
+}
+
+// closeTimeout bounds the recording of an episode reclaimed or closed
+// when its session ends.
+const closeTimeout = 10 * time.Second

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
 
+	"github.com/sqlgym/sqlgym/internal/fairshare"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -18,9 +20,18 @@ import (
 type wsSession struct {
 	h       *Handler
 	conn    *websocket.Conn
+	ctx     context.Context // what its calls run under: the server's, naming the socket's client
+	ticket  *fairshare.Ticket
 	ep      *episode
 	task    string // the task the URL names, which its resets play ("" for none)
 	rpcOnly bool   // GET /mcp: frames are JSON-RPC requests
+
+	// mu guards what a reclaim (another client's reset, reclaim.go)
+	// reads and sets: a message in hand, the last use, the reclaim.
+	mu        sync.Mutex
+	busy      bool
+	last      time.Time
+	reclaimed bool
 }
 
 // serveWS upgrades the request and serves the socket until the client
@@ -35,26 +46,33 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, task string, r
 		return // the upgrader has answered
 	}
 	defer conn.Close()
-	s := &wsSession{h: h, conn: conn, task: task, rpcOnly: rpcOnly}
-	if !h.sessions.reserve() {
-		s.refuse()
+	client := fairshare.ClientOfAddr(r.RemoteAddr)
+	s := &wsSession{h: h, conn: conn, task: task, rpcOnly: rpcOnly, last: h.cfg.Now(),
+		ctx: fairshare.WithClient(context.WithoutCancel(h.base), client)}
+	t, err := h.sessions.reserve(client)
+	if err != nil {
+		s.refuse(err)
 		return
 	}
-	defer h.sessions.release()
+	s.ticket = t
+	defer t.Release()
+	t.Hold(s)
 	stop := context.AfterFunc(h.base, func() { s.closeFrame(websocket.CloseGoingAway, "server shutting down"); conn.Close() })
 	defer stop()
 	pinged := s.keepAlive()
 	defer pinged()
 	s.loop()
-	s.endEpisode()
+	if s.begin() { // not reclaimed: a reclaim has closed its episode
+		s.endEpisode()
+	}
 }
 
-// refuse answers a socket past the session bound, with the counts, and
-// closes it (1013).
-func (s *wsSession) refuse() {
+// refuse answers a socket past the session bound, with the counts and
+// the refusal's reason, and closes it (1013).
+func (s *wsSession) refuse(refusal error) {
 	s.h.refused.Inc()
 	active, max := s.h.sessions.active(), s.h.cfg.MaxSessions
-	msg := fmt.Sprintf("%d OpenEnv sessions at once (the server's --max-openenv-sessions); retry later", max)
+	msg := s.h.overBound(refusal)
 	if s.rpcOnly {
 		r := rpcFail(nil, rpcServerError, msg)
 		r.Error.Data = map[string]int{"active_sessions": active, "max_sessions": max}
@@ -91,42 +109,47 @@ func (s *wsSession) keepAlive() func() {
 	return func() { close(done) }
 }
 
-// loop reads and answers messages until the socket ends or close comes.
+// loop reads and answers messages until the socket ends, close comes,
+// or the session is reclaimed.
 func (s *wsSession) loop() {
 	for {
 		kind, frame, err := s.conn.ReadMessage()
-		if err != nil {
+		if err != nil || !s.begin() {
 			return
 		}
-		s.conn.SetReadDeadline(time.Now().Add(s.h.cfg.PongWait))
-		if kind != websocket.TextMessage {
-			s.fail(&failure{Code: CodeInvalidJSON, Message: "binary frame: messages are JSON text frames"})
-			continue
-		}
-		if s.rpcOnly {
-			if s.send(s.answerRPC(frame)) != nil {
-				return
-			}
-			continue
-		}
-		var m inMessage
-		if err := json.Unmarshal(frame, &m); err != nil {
-			s.fail(&failure{Code: CodeInvalidJSON, Message: "Invalid JSON: " + err.Error()})
-			continue
-		}
-		if m.Type == typeClose {
-			s.closeFrame(websocket.CloseNormalClosure, "")
-			return
-		}
-		if s.send(s.answer(m)) != nil {
+		more := s.handle(kind, frame)
+		s.idle()
+		if !more {
 			return
 		}
 	}
 }
 
+// handle answers one message; false when the socket is to end.
+func (s *wsSession) handle(kind int, frame []byte) bool {
+	s.conn.SetReadDeadline(time.Now().Add(s.h.cfg.PongWait))
+	if kind != websocket.TextMessage {
+		s.fail(&failure{Code: CodeInvalidJSON, Message: "binary frame: messages are JSON text frames"})
+		return true
+	}
+	if s.rpcOnly {
+		return s.send(s.answerRPC(frame)) == nil
+	}
+	var m inMessage
+	if err := json.Unmarshal(frame, &m); err != nil {
+		s.fail(&failure{Code: CodeInvalidJSON, Message: "Invalid JSON: " + err.Error()})
+		return true
+	}
+	if m.Type == typeClose {
+		s.closeFrame(websocket.CloseNormalClosure, "")
+		return false
+	}
+	return s.send(s.answer(m)) == nil
+}
+
 // answer is the reply to one message.
 func (s *wsSession) answer(m inMessage) outMessage {
-	ctx := context.WithoutCancel(s.h.base)
+	ctx := s.ctx
 	switch m.Type {
 	case typeReset:
 		res, err := s.restart(ctx, m.Data)
@@ -203,9 +226,9 @@ func (s *wsSession) answerRPC(frame []byte) *rpcResponse {
 		return bad
 	}
 	if req.Method != methodSessionCreate || s.live() {
-		return s.h.mcpOnSocket(context.WithoutCancel(s.h.base), s.ep, frame)
+		return s.h.mcpOnSocket(s.ctx, s.ep, frame)
 	}
-	res, err := s.restart(context.WithoutCancel(s.h.base), resetOfParams(req.Params))
+	res, err := s.restart(s.ctx, resetOfParams(req.Params))
 	if err != nil {
 		return rpcFail(req.ID, rpcCodeOf(err), err.Error())
 	}

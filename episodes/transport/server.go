@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -19,6 +18,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/episodes/jsonrpc"
+	"github.com/sqlgym/sqlgym/internal/fairshare"
 )
 
 // ServerConfig configures a Server. Zero values mean the defaults.
@@ -161,9 +161,9 @@ type Server struct {
 	upgrader websocket.Upgrader
 	metrics  *metrics
 	guard    *guard
-	reading  *readBudget  // bytes of messages being received
-	workers  *workers     // the goroutines jobs run on
-	open     atomic.Int64 // WebSockets and HTTP RPC requests being served
+	reading  *readBudget     // bytes of messages being received
+	workers  *workers        // the goroutines jobs run on
+	rooms    *fairshare.Pool // MaxConnections: WebSockets and HTTP requests being served, shared among clients (fair.go)
 
 	mu      sync.Mutex // guards conns and closing
 	conns   map[*wsConn]struct{}
@@ -176,7 +176,8 @@ type Server struct {
 // gives up waiting, not when ctx is cancelled.
 func NewServer(ctx context.Context, cfg ServerConfig) *Server {
 	cfg.setDefaults()
-	s := &Server{cfg: cfg, conns: map[*wsConn]struct{}{}, reading: newReadBudget(cfg.MaxReadingBytes), workers: newWorkers(workerIdle)}
+	s := &Server{cfg: cfg, conns: map[*wsConn]struct{}{}, reading: newReadBudget(cfg.MaxReadingBytes), workers: newWorkers(workerIdle),
+		rooms: fairshare.New(cfg.MaxConnections, true)}
 	s.base, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	s.metrics = newMetrics(cfg.Registry)
 	s.guard = newGuard(&s.cfg)
@@ -219,10 +220,11 @@ func (s *Server) counted(h http.Handler) http.HandlerFunc {
 			refuse(w, http.StatusServiceUnavailable, "server shutting down")
 			return
 		}
-		if !s.admitConn(w) {
+		room, ok := s.admitConn(w, r)
+		if !ok {
 			return
 		}
-		defer s.open.Add(-1)
+		defer room.Release()
 		h.ServeHTTP(w, r)
 	}
 }
@@ -243,44 +245,48 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusServiceUnavailable, "server shutting down")
 		return
 	}
-	if !s.admitConn(w) {
+	room, ok := s.admitConn(w, r)
+	if !ok {
 		return
 	}
 	ws, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
-		s.open.Add(-1)
+		room.Release()
 		return // the upgrader has answered the client
 	}
-	s.serveConn(ws) // holds the room in MaxConnections until the socket closes
+	s.serveConn(ws, room) // holds the room in MaxConnections until the socket closes
 }
 
-// admitConn counts a WebSocket or HTTP request against MaxConnections,
-// or answers 503 when there is no room; the caller gives the room back
-// with s.open.Add(-1) when it returns true.
-func (s *Server) admitConn(w http.ResponseWriter) bool {
-	if s.open.Add(1) > int64(s.cfg.MaxConnections) {
-		s.open.Add(-1)
+// admitConn takes a room of MaxConnections for r's client (its
+// address), reclaiming an idle socket of the client holding the most when
+// the bound is reached and r's client holds less than its share; or
+// answers 503 saying why. The caller releases the room.
+func (s *Server) admitConn(w http.ResponseWriter, r *http.Request) (*fairshare.Ticket, bool) {
+	room, err := s.rooms.Acquire(fairshare.ClientOfAddr(r.RemoteAddr))
+	if err != nil {
 		s.metrics.refusedConns.Inc()
 		w.Header().Set("Retry-After", "1")
 		refuse(w, http.StatusServiceUnavailable, fmt.Sprintf(
-			"too many connections: the server serves at most %d WebSockets and HTTP requests at once (its --max-connections)", s.cfg.MaxConnections))
-		return false
+			"too many connections: the server serves at most %d WebSockets and HTTP requests at once (its --max-connections): %v",
+			s.cfg.MaxConnections, err))
+		return nil, false
 	}
-	return true
+	return room, true
 }
 
 func (s *Server) handleRPC(w http.ResponseWriter, r *http.Request) {
-	if !s.admitConn(w) {
+	room, ok := s.admitConn(w, r)
+	if !ok {
 		return
 	}
-	defer s.open.Add(-1)
+	defer room.Release()
 	body, held, err := s.readBody(w, r)
 	if err != nil {
 		return
 	}
 	job := s.cfg.Dispatcher.Prepare(body)
 	s.reading.release(held)
-	reply := job.Run(s.base)
+	reply := job.Run(fairshare.WithClient(s.base, fairshare.ClientOfAddr(r.RemoteAddr)))
 	if reply == nil {
 		w.WriteHeader(http.StatusNoContent)
 		return

@@ -12,6 +12,8 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/jonboulle/clockwork"
 	"go.uber.org/zap"
+
+	"github.com/sqlgym/sqlgym/internal/fairshare"
 )
 
 // wsConn is one WebSocket connection: a reader goroutine, and a writer
@@ -21,13 +23,21 @@ import (
 type wsConn struct {
 	s       *Server
 	ws      *websocket.Conn
-	room    *connBudget     // what the connection holds, against MaxConnBytes
+	budget  *connBudget     // what the connection holds, against MaxConnBytes
 	w       *writeSched     // who writes what is due
 	ctx     context.Context // ends when the connection is asked to close
+	runCtx  context.Context // what its calls run under: the server's base, naming the connection's client
 	cancel  context.CancelFunc
-	pinger  clockwork.Timer // makes a ping due every PingInterval
-	closing atomic.Bool     // the server has asked the connection to close
-	parsed  chan struct{}   // a job tells the reader its frame is parsed
+	pinger  clockwork.Timer   // makes a ping due every PingInterval
+	closing atomic.Bool       // the server has asked the connection to close
+	room    *fairshare.Ticket // its room in MaxConnections, reclaimable while idle (fair.go)
+	running atomic.Int64      // frames read and not yet answered
+	used    atomic.Int64      // unix nanoseconds of the last frame read or answered
+	// stopCode and stopText are the close frame a shutdown sends; set
+	// before the writer is asked to stop.
+	stopCode int
+	stopText string
+	parsed   chan struct{} // a job tells the reader its frame is parsed
 
 	// Only the reader goroutine touches inMessage (the pong handler runs
 	// on it, inside the read calls).
@@ -40,13 +50,15 @@ type wsConn struct {
 // connection ends and with it what it held (its buffered writer, the
 // upgrade request, a deep stack). The connection holds its room in
 // MaxConnections until it is closed.
-func (s *Server) serveConn(ws *websocket.Conn) {
-	c := &wsConn{s: s, ws: ws, room: newConnBudget(s.cfg.MaxConnBytes, s.cfg.Clock), parsed: make(chan struct{}, 1)}
-	c.w = newWriteSched(c.room, s.cfg.ReplyDelay, s.cfg.Clock, c.write)
+func (s *Server) serveConn(ws *websocket.Conn, room *fairshare.Ticket) {
+	c := &wsConn{s: s, ws: ws, budget: newConnBudget(s.cfg.MaxConnBytes, s.cfg.Clock), parsed: make(chan struct{}, 1), room: room}
+	c.used.Store(time.Now().UnixNano())
+	c.w = newWriteSched(c.budget, s.cfg.ReplyDelay, s.cfg.Clock, c.write)
 	if cc := corkOf(ws); cc != nil {
 		cc.SetOnFlush(s.metrics.flushes.Inc)
 	}
 	c.ctx, c.cancel = context.WithCancel(s.base)
+	c.runCtx = fairshare.WithClient(s.base, fairshare.ClientOfAddr(ws.RemoteAddr().String()))
 	c.pinger = s.cfg.Clock.AfterFunc(math.MaxInt64, c.pingDue)
 	c.pinger.Reset(s.cfg.PingInterval) // armed only once c.pinger is set: pingDue re-arms it
 	if !s.track(c) {
@@ -54,9 +66,10 @@ func (s *Server) serveConn(ws *websocket.Conn) {
 		c.cancel()
 		c.closeFrame(websocket.CloseGoingAway, "server shutting down")
 		ws.Close()
-		s.open.Add(-1)
+		room.Release()
 		return
 	}
+	room.Hold(c)
 	s.metrics.connections.Inc()
 	go c.read()
 }
@@ -84,7 +97,7 @@ func (c *wsConn) finish() {
 	c.w.stopTimer()
 	c.cancel()
 	c.ws.Close()
-	c.s.open.Add(-1)
+	c.room.Release()
 	c.s.metrics.connections.Dec() // after the room: whoever sees the count drop can connect
 	c.s.untrack(c)                // last: Server.Close returns once every connection got here
 }
@@ -127,6 +140,8 @@ func (c *wsConn) readLoop(jobs *sync.WaitGroup) {
 			frame = nil // answered as a parse error: text frames only
 		}
 		counted := c.w.start(len(frame))
+		c.running.Add(1)
+		c.used.Store(time.Now().UnixNano())
 		jobs.Add(1)
 		c.s.workers.Go(func() { c.runFrame(frame, held, counted, slots, jobs) })
 		<-c.parsed
@@ -144,7 +159,9 @@ func (c *wsConn) runFrame(frame []byte, held, counted int64, slots chan struct{}
 	job := c.s.cfg.Dispatcher.Prepare(frame)
 	c.s.reading.release(held) // the frame is parsed; what the job keeps is counted in counted
 	c.parsed <- struct{}{}
-	write := c.w.done(counted, job.Run(c.s.base))
+	write := c.w.done(counted, job.Run(c.runCtx))
+	c.used.Store(time.Now().UnixNano())
+	c.running.Add(-1)
 	releaseFrame(frame)
 	<-slots
 	if write {
@@ -159,7 +176,7 @@ func (c *wsConn) runFrame(frame []byte, held, counted int64, slots chan struct{}
 // are dropped and there is always room.
 func (c *wsConn) waitForRoom(slots chan struct{}) bool {
 	slots <- struct{}{} // jobs end within their own timeouts
-	if c.room.hasRoom() {
+	if c.budget.hasRoom() {
 		return true
 	}
 	c.s.metrics.readPauses.Inc()
@@ -167,11 +184,11 @@ func (c *wsConn) waitForRoom(slots chan struct{}) bool {
 	since := clock.Now()
 	tick := clock.NewTicker(stall / 4)
 	defer tick.Stop()
-	for !c.room.hasRoom() {
+	for !c.budget.hasRoom() {
 		select {
-		case <-c.room.roomAvail:
+		case <-c.budget.roomAvail:
 		case <-tick.Chan():
-			if stalled, queued := c.room.stalled(stall); stalled && clock.Since(since) >= stall {
+			if stalled, queued := c.budget.stalled(stall); stalled && clock.Since(since) >= stall {
 				c.dropStalled(queued, clock.Since(since))
 				return false
 			}
@@ -265,12 +282,18 @@ func (c *wsConn) closeFrame(code int, text string) {
 // shutdown asks the connection to close with a close frame, sent by a
 // writer on the server's workers (not by the caller: a client that reads
 // nothing could hold it for CloseWait).
-func (c *wsConn) shutdown() {
+func (c *wsConn) shutdown() { c.shutdownWith(websocket.CloseGoingAway, "server shutting down") }
+
+// shutdownWith is shutdown with the close frame's code and text; false
+// when the connection was closing already.
+func (c *wsConn) shutdownWith(code int, text string) bool {
 	if !c.closing.CompareAndSwap(false, true) {
-		return
+		return false
 	}
+	c.stopCode, c.stopText = code, text
 	c.cancel()
 	if c.w.stop() {
 		c.s.workers.Go(c.write)
 	}
+	return true
 }

@@ -97,12 +97,12 @@ func (c *wsConn) writeReply(b []byte) error {
 		if _, err := w.Write(b[off:min(off+writeChunk, len(b))]); err != nil {
 			return err
 		}
-		c.room.wrote(len(b), false)
+		c.budget.wrote(len(b), false)
 	}
 	if err := w.Close(); err != nil {
 		return err
 	}
-	c.room.wrote(len(b), true)
+	c.budget.wrote(len(b), true)
 	return nil
 }
 
@@ -112,6 +112,6 @@ func (c *wsConn) writeReply(b []byte) error {
 // them with episode.get. The reader sees the peer's close frame, or the
 // CloseWait deadline, and ends.
 func (c *wsConn) stopWriting() {
-	c.closeFrame(websocket.CloseGoingAway, "server shutting down")
+	c.closeFrame(c.stopCode, c.stopText)
 	c.ws.SetReadDeadline(time.Now().Add(c.s.cfg.CloseWait))
 }

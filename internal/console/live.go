@@ -13,12 +13,17 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sqlgym/sqlgym/internal/fairshare"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // Defaults of the live page's bounds.
 const (
-	DefaultMaxLiveSubscribers = 16  // live pages connected at once; more get 503
+	// DefaultMaxLiveSubscribers bounds the live pages connected at
+	// once, shared among clients (internal/fairshare): a client below its
+	// share at the bound closes the largest holder's oldest stream, one at
+	// or above it gets 503.
+	DefaultMaxLiveSubscribers = 16
 	DefaultMaxLiveSeries      = 256 // tag values counted apart; past it a value counts under (other)
 	// DefaultLiveWriteTimeout bounds the write of one update to a live
 	// page: a page that stops reading is let go, and its room with it.
@@ -40,6 +45,7 @@ type LiveConfig struct {
 type Live struct {
 	cfg     LiveConfig
 	stats   *stats
+	shares  *fairshare.Pool // the subscribers' rooms, shared among clients
 	mu      sync.Mutex
 	subs    map[*subscriber]struct{}
 	dropped atomic.Int64
@@ -51,10 +57,27 @@ type Live struct {
 // recorded it (a LogIndex's Ended). Call it before the server starts.
 func (l *Live) OnEnd(f func(*schemas.Trajectory)) { l.onEnd = f }
 
-// subscriber is one live page: the tag key it splits by, and its queue.
+// subscriber is one live page: the tag key it splits by, its queue, its
+// room, and what ends it early (a reclaim for another client).
 type subscriber struct {
-	key string
-	ch  chan []byte
+	key     string
+	ch      chan []byte
+	l       *Live
+	ticket  *fairshare.Ticket
+	started time.Time
+	gone    chan struct{} // closed by Reclaim
+	once    sync.Once
+}
+
+// LastUsed is when the stream began: the oldest is reclaimed first.
+func (s *subscriber) LastUsed() time.Time { return s.started }
+
+// Reclaim ends the stream (the page reconnects) and gives its room back.
+// A stream only ever waits for the next update, so it is always idle.
+func (s *subscriber) Reclaim() bool {
+	s.once.Do(func() { close(s.gone) })
+	s.l.unsubscribe(s)
+	return true
 }
 
 // NewLive returns a Live with cfg's bounds.
@@ -68,7 +91,8 @@ func NewLive(cfg LiveConfig) *Live {
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = DefaultLiveWriteTimeout
 	}
-	return &Live{cfg: cfg, stats: newStats(cfg.MaxSeries), subs: map[*subscriber]struct{}{}}
+	return &Live{cfg: cfg, stats: newStats(cfg.MaxSeries), subs: map[*subscriber]struct{}{},
+		shares: fairshare.New(cfg.MaxSubscribers, true)}
 }
 
 func (l *Live) begin(id string, tags json.RawMessage) { l.stats.begin(id, tags) }
@@ -174,22 +198,28 @@ func seriesFor(key string, wins map[seriesKey]*window, flight map[seriesKey]int,
 	return out
 }
 
-// subscribe adds a subscriber, or says why not.
-func (l *Live) subscribe(key string) (*subscriber, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.subs) >= l.cfg.MaxSubscribers {
-		return nil, fmt.Errorf("busy: %d live pages are connected, the bound (--console-max-live); close one", l.cfg.MaxSubscribers)
+// subscribe adds a subscriber for client, or says why not.
+func (l *Live) subscribe(key, client string) (*subscriber, error) {
+	t, err := l.shares.Acquire(client)
+	if err != nil {
+		return nil, fmt.Errorf("busy: %d live pages are connected, the bound (--console-max-live): %v; close one",
+			l.cfg.MaxSubscribers, err)
 	}
-	s := &subscriber{key: key, ch: make(chan []byte, liveBuffer)}
+	s := &subscriber{key: key, ch: make(chan []byte, liveBuffer), l: l, ticket: t, started: time.Now(),
+		gone: make(chan struct{})}
+	l.mu.Lock()
 	l.subs[s] = struct{}{}
+	l.mu.Unlock()
+	t.Hold(s)
 	return s, nil
 }
 
+// unsubscribe drops s and gives its room back; again does nothing.
 func (l *Live) unsubscribe(s *subscriber) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	delete(l.subs, s)
+	l.mu.Unlock()
+	s.ticket.Release()
 }
 
 // events streams a live page's updates as server-sent events; a page
@@ -200,7 +230,7 @@ func (c *Console) events(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, http.StatusNotFound, "This console has no live server: sqlgym console reads a log only.")
 		return
 	}
-	s, err := l.subscribe(strings.TrimSpace(r.URL.Query().Get("tag")))
+	s, err := l.subscribe(strings.TrimSpace(r.URL.Query().Get("tag")), fairshare.ClientOfAddr(r.RemoteAddr))
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusServiceUnavailable)
 		return
@@ -216,6 +246,8 @@ func (c *Console) events(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 			return
+		case <-s.gone:
+			return // reclaimed for a client below its share
 		case b := <-s.ch:
 			if l.send(rc, w, "data: "+string(b)+"\n\n") != nil {
 				return // the page stopped reading, or left

@@ -12,8 +12,8 @@ import (
 // gets every one.
 func TestSlowSubscriberLosesUpdatesWithoutSlowingTheTicks(t *testing.T) {
 	l := NewLive(LiveConfig{MaxSubscribers: 2})
-	slow, _ := l.subscribe("")
-	fast, _ := l.subscribe("run")
+	slow, _ := l.subscribe("", "a")
+	fast, _ := l.subscribe("run", "a")
 	l.begin("ep1", json.RawMessage(`{"run":"a"}`))
 	now := time.Unix(1000, 0)
 	const pushes = liveBuffer + 3
@@ -32,7 +32,7 @@ func TestSlowSubscriberLosesUpdatesWithoutSlowingTheTicks(t *testing.T) {
 	if len(slow.ch) != liveBuffer || l.Dropped() != pushes-liveBuffer {
 		t.Fatalf("slow subscriber: %d queued, %d dropped; want %d and %d", len(slow.ch), l.Dropped(), liveBuffer, pushes-liveBuffer)
 	}
-	if _, err := l.subscribe(""); err == nil {
+	if _, err := l.subscribe("", "a"); err == nil {
 		t.Fatalf("a third subscriber past the bound of 2 was taken")
 	}
 }

@@ -31,7 +31,7 @@ func TestLivePageThatNeverReadsIsLetGo(t *testing.T) {
 		l.push(now)
 		return l.Subscribers() == 0
 	})
-	if _, err := l.subscribe("run"); err != nil {
+	if _, err := l.subscribe("run", "127.0.0.1"); err != nil {
 		t.Fatalf("the room of the page let go was not given back: %v", err)
 	}
 }

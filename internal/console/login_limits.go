@@ -1,13 +1,13 @@
 package console
 
 import (
-	"net"
 	"net/http"
-	"net/netip"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/time/rate"
+
+	"github.com/sqlgym/sqlgym/internal/fairshare"
 )
 
 // DefaultLoginClients is how many clients' wrong-token counts the login
@@ -23,17 +23,17 @@ const DefaultLoginClients = 4096
 // addresses allow.
 type loginLimits struct {
 	perMinute int
-	clients   *lru.Cache[netip.Prefix, *rate.Limiter]
+	clients   *lru.Cache[string, *rate.Limiter]
 }
 
 func newLoginLimits(perMinute, clients int) *loginLimits {
-	c, _ := lru.New[netip.Prefix, *rate.Limiter](clients) // errors only for a size < 1
+	c, _ := lru.New[string, *rate.Limiter](clients) // errors only for a size < 1
 	return &loginLimits{perMinute: perMinute, clients: c}
 }
 
 // of is the limiter of r's client.
 func (l *loginLimits) of(r *http.Request) *rate.Limiter {
-	key := clientKey(r.RemoteAddr)
+	key := fairshare.ClientOfAddr(r.RemoteAddr) // an IPv6 host by its /64
 	if lim, ok := l.clients.Get(key); ok {
 		return lim
 	}
@@ -55,23 +55,3 @@ func (l *loginLimits) wait(r *http.Request, now time.Time) time.Duration {
 
 // failed takes one wrong try from r's client's share.
 func (l *loginLimits) failed(r *http.Request, now time.Time) { l.of(r).AllowN(now, 1) }
-
-// clientKey is the client a remote address counts as: the address, or
-// its /64 for IPv6. An address that does not parse (no net.Conn gives
-// one) counts as one client of its own.
-func clientKey(remote string) netip.Prefix {
-	host, _, err := net.SplitHostPort(remote)
-	if err != nil {
-		host = remote
-	}
-	a, err := netip.ParseAddr(host)
-	if err != nil {
-		return netip.Prefix{}
-	}
-	a = a.Unmap()
-	if a.Is4() {
-		return netip.PrefixFrom(a, 32)
-	}
-	p, _ := a.Prefix(64)
-	return p
-}
