@@ -21,6 +21,7 @@
   const charts = document.getElementById("live-charts");
   const mixCharts = document.getElementById("live-mix");
   const outcomesBody = document.querySelector("#live-outcomes tbody");
+  const idle = document.getElementById("live-idle");
   const history = [];
   const outcomes = new Map(); // "series\u0000outcome" -> count
 
@@ -175,6 +176,7 @@
   es.onerror = () => { status.textContent = "Disconnected; retrying…"; };
   es.onmessage = (ev) => {
     const p = JSON.parse(ev.data);
+    p.series = p.series || []; // an idle server's update has no series (null)
     history.push(p);
     if (history.length > KEEP) history.shift();
     for (const s of p.series) {
@@ -186,6 +188,7 @@
     const inFlight = p.series.reduce((a, s) => a + (tag === "" ? s.in_flight : 0), 0);
     status.textContent = "Updated " + new Date(p.t).toISOString() + " · " + p.series.length + " series" +
       (tag === "" ? " · " + inFlight + " in flight" : " split by " + tag);
+    idle.hidden = history.some((p) => p.series.some((s) => s.in_flight || s.steps_per_s || s.ended));
     draw();
   };
 })();
