@@ -91,10 +91,10 @@ func (a valueAxis) ticks(top float64) ([]float64, float64) {
 	if !a.Count {
 		return []float64{0, 0.25, 0.5, 0.75, 1}, 1
 	}
-	step := niceStep(max(top, 1) / 4)
-	var ts []float64
-	for v := 0.0; v < top+step; v += step {
-		ts = append(ts, v)
+	step := max(1, niceStep(max(top, 1)/4)) // whole counts
+	ts := []float64{0}
+	for ts[len(ts)-1] < top || len(ts) < 2 {
+		ts = append(ts, ts[len(ts)-1]+step)
 	}
 	return ts, ts[len(ts)-1]
 }

@@ -169,6 +169,9 @@ func TestBrowserReportPagesAt1280(t *testing.T) {
 	if !slices.Contains(deltas, "mean_accuracy +25.0 pp") {
 		t.Fatalf("differences %q: want mean_accuracy +25.0 pp (4 of 8 right, then 6 of 8)", deltas)
 	}
+	steps(t, ctx, chromedp.EmulateViewport(560, 800), chromedp.Reload())
+	fits(t, ctx, "base and tuned compared on a narrow screen")
+	steps(t, ctx, chromedp.EmulateViewport(1280, 800))
 	for id, want := range map[string][]string{"flips-wrong-right": wrongToRight, "flips-right-wrong": rightToWrong} {
 		listed := value(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#`+id+` a.task")].map((a) => a.textContent)`))
 		if !slices.Equal(listed, want) {
