@@ -13,7 +13,7 @@ import (
 // TestBrowserIdleLivePageSaysSo opens the live page of a server doing
 // nothing: after an update (whose series are null: none ran) it says it
 // is idle and what will appear; once an episode runs, the note goes and
-// the charts show it.
+// the charts show it, episodes in flight on an axis of whole counts.
 func TestBrowserIdleLivePageSaysSo(t *testing.T) {
 	rec := startRecorded(t, "")
 	// The first tick counts the episodes startRecorded played; the
@@ -44,5 +44,9 @@ func TestBrowserIdleLivePageSaysSo(t *testing.T) {
 	})
 	if n := count(t, ctx, `#live-charts figure[data-metric="steps_per_s"] circle.pt`); n == 0 {
 		t.Fatalf("an episode ran: no steps per second drawn")
+	}
+	ticks := value(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#live-charts figure[data-metric="in_flight"] text.axis')].map((e) => e.textContent)`))
+	if strings.Join(ticks, " ") != "0 1 2 3 4" {
+		t.Fatalf("episodes in flight on an axis of %q, want whole counts 0 to 4", ticks)
 	}
 }

@@ -48,12 +48,14 @@
       if (typeof v === "number") { top = Math.max(top, v); names.set(s.value, true); }
     }));
     top = top > 0 ? top * 1.1 : 1;
+    if (metric === "in_flight") top = 4 * Math.ceil(top / 4); // a count: whole ticks
     const svg = el("svg", { viewBox: "0 0 " + W + " " + H, width: W, height: H, role: "img" });
     svg.appendChild(el("title", {}, title));
     for (let i = 0; i <= 4; i++) {
       const y = T + (H - T - B) * (1 - i / 4);
       svg.appendChild(el("line", { class: "grid", x1: L, x2: W - R, y1: y, y2: y }));
-      svg.appendChild(el("text", { class: "axis", x: L - 4, y: y, "text-anchor": "end", "dominant-baseline": "middle" }, (top * i / 4).toPrecision(3)));
+      svg.appendChild(el("text", { class: "axis", x: L - 4, y: y, "text-anchor": "end", "dominant-baseline": "middle" },
+        metric === "in_flight" ? String(top * i / 4) : (top * i / 4).toPrecision(3)));
     }
     const step = (W - L - R) / Math.max(1, KEEP - 1);
     const x0 = W - R - step * (history.length - 1);
