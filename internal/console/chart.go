@@ -1,155 +1,138 @@
 package console
 
 import (
-	"fmt"
+	"math"
 	"strconv"
-	"strings"
+	"unicode/utf8"
+
+	"github.com/sqlgym/sqlgym/internal/rollout/report"
 )
 
-// Charts are drawn on the server as SVG: numbers placed by this file,
-// labels escaped by the template. No script draws them, so a report
-// saved as a file shows the same.
+// Charts are drawn on the server as SVG: every shape and label placed by
+// this file, labels escaped by the template. No script draws them, so a
+// report saved as a file shows the same. The SVG scales to the width its
+// grid cell gives it (style.css); its labels are never cut: the space
+// beside the bars is as wide as the longest label needs.
 
-// chart geometry, in SVG user units.
+// chart geometry, in SVG user units (a unit is a CSS pixel at the
+// chart's natural width).
 const (
-	chartW, chartH   = 640, 240
-	padL, padB, padT = 48, 56, 12
-	plotW, plotH     = chartW - padL - 12, chartH - padB - padT
-	maxBars          = 40 // the bars a chart shows: the first ones, the rest counted in a note
-	barGapShare      = 0.2
-	seriesA, seriesB = "a", "b"
+	chartMinW   = 640 // the narrowest chart; a long label widens it
+	plotMinW    = 280 // the narrowest plot area beside the labels
+	fontW       = 7.0 // the widest mean advance of an 11 px label's character (DejaVu Sans)
+	barH        = 14  // one bar's thickness
+	barGap      = 3   // between the bars of one label
+	groupGap    = 10  // between labels
+	maxBars     = 40  // the labels a chart shows: the first ones, the rest counted in a note
+	seriesA     = "a" // the CSS classes of the two series
+	seriesB     = "b"
+	axisBelow   = 16 // from the plot's edge to its tick labels' baseline
+	titleBelow  = 34 // from the plot's edge to the axis title's baseline
+	chartBottom = 42 // below the plot: tick labels and the axis title
 )
 
-// chart is one SVG chart: bars, or a line through points.
+// chart is one SVG chart: its shapes and texts, each placed.
 type chart struct {
 	Title  string
-	W, H   int
+	W, H   float64
+	Grid   []gridLine
 	Bars   []bar
 	Line   string // polyline points "x,y x,y ..."
 	Points []point
-	YTicks []tick
-	Note   string // bars left out, say
+	Texts  []svgText
+	Note   string // labels left out, say
 	Legend []legendItem
 }
 
-// bar is one bar, with its label and value shown.
+// gridLine is a grid line at one tick of the value axis.
+type gridLine struct{ X1, Y1, X2, Y2 float64 }
+
+// bar is one bar; Title is its tooltip.
 type bar struct {
-	X, Y, W, H   float64
-	LabelX       float64
-	Label, Value string
-	Series       string // the CSS class that colours it
+	X, Y, W, H float64
+	Series     string // the CSS class that colours it
+	Title      string
 }
 
-// point is one point of a line chart, with its labels.
+// point is one point of a line chart; Title is its tooltip.
 type point struct {
-	X, Y         float64
-	Label, Value string
+	X, Y  float64
+	Title string
 }
 
-// tick is a horizontal grid line of the y axis.
-type tick struct {
-	Y     float64
-	Label string
+// svgText is one label: a category, a value, a tick or an axis title.
+type svgText struct {
+	X, Y   float64
+	Anchor string // text-anchor: start, middle, end
+	Class  string // label, val, axis, title
+	Text   string
+	Rotate bool // turned a quarter anticlockwise about (X, Y): a vertical axis's title
 }
 
 type legendItem struct{ Series, Name string }
 
-// yAxis are the ticks of a 0..1 axis.
-func yAxis() []tick {
-	var ts []tick
-	for i := 0; i <= 4; i++ {
-		f := float64(i) / 4
-		ts = append(ts, tick{Y: yOf(f), Label: strconv.FormatFloat(f, 'f', 2, 64)})
-	}
-	return ts
-}
-
-// yOf places a value of 0..1 on the plot.
-func yOf(v float64) float64 { return padT + plotH*(1-clamp01(v)) }
-
-func clamp01(v float64) float64 { return max(0, min(1, v)) }
-
-// named is a labelled value of 0..1 (or of a count, scaled by the caller).
+// named is a labelled value: a share of 0..1 or a count, as its chart's
+// axis says.
 type named struct {
 	Name  string
 	Value float64
-	Shown string // the value's label; "" formats Value
+	Shown string // the value's label; "" formats Value on its axis
 }
 
-// barChart draws one bar per value, each of 0..1.
-func barChart(title string, vals []named) chart {
-	return groupedChart(title, [][]named{vals}, nil)
+// valueAxis is what a chart's values are: shares (0 to 100%) or counts
+// (0 to a round number past the largest), and the axis's title.
+type valueAxis struct {
+	Count bool
+	Title string
 }
 
-// groupedChart draws the series side by side per label (two runs
-// compared, say); every series has the labels of the first.
-func groupedChart(title string, series [][]named, names []string) chart {
-	c := chart{Title: title, W: chartW, H: chartH, YTicks: yAxis()}
-	n := len(series[0])
-	if n > maxBars {
-		c.Note = fmt.Sprintf("the first %d of %d shown", maxBars, n)
-		n = maxBars
+// ticks are the axis's tick values and its top, for values up to top.
+func (a valueAxis) ticks(top float64) ([]float64, float64) {
+	if !a.Count {
+		return []float64{0, 0.25, 0.5, 0.75, 1}, 1
 	}
-	if n == 0 {
-		c.Note = "no data"
-		return c
+	step := max(1, niceStep(max(top, 1)/4)) // whole counts
+	ts := []float64{0}
+	for ts[len(ts)-1] < top || len(ts) < 2 {
+		ts = append(ts, ts[len(ts)-1]+step)
 	}
-	slot := float64(plotW) / float64(n)
-	w := slot * (1 - barGapShare) / float64(len(series))
-	for i := 0; i < n; i++ {
-		for s, vals := range series {
-			v := vals[i]
-			x := padL + slot*float64(i) + slot*barGapShare/2 + w*float64(s)
-			shown := v.Shown
-			if shown == "" {
-				shown = strconv.FormatFloat(v.Value, 'f', 3, 64)
-			}
-			c.Bars = append(c.Bars, bar{X: x, Y: yOf(v.Value), W: w, H: padT + plotH - yOf(v.Value),
-				LabelX: padL + slot*(float64(i)+0.5), Label: shortLabel(vals[i].Name, s), Value: shown, Series: seriesClass(s)})
+	return ts, ts[len(ts)-1]
+}
+
+// format is a value as its axis shows it.
+func (a valueAxis) format(v float64) string {
+	if a.Count {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return report.Pct(v)
+}
+
+// tick is a tick value as its axis labels it: a whole percentage or a
+// count.
+func (a valueAxis) tick(v float64) string {
+	if a.Count {
+		return a.format(v)
+	}
+	return strconv.FormatFloat(100*v, 'f', -1, 64) + "%"
+}
+
+// niceStep is the least of 1, 2 or 5 times a power of ten at least x.
+func niceStep(x float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= x {
+			return m * p
 		}
 	}
-	for s, name := range names {
-		c.Legend = append(c.Legend, legendItem{seriesClass(s), name})
-	}
-	return c
+	return 10 * p
 }
 
-// shortLabel is a bar's axis label: the first series' only, cut.
-func shortLabel(name string, series int) string {
-	if series > 0 {
-		return ""
-	}
-	if r := []rune(name); len(r) > 14 {
-		return string(r[:13]) + "…"
-	}
-	return name
-}
+// textW is how wide a label of s is drawn, at most.
+func textW(s string) float64 { return fontW * float64(utf8.RuneCountInString(s)) }
 
 func seriesClass(s int) string {
 	if s == 0 {
 		return seriesA
 	}
 	return seriesB
-}
-
-// lineChart draws values of 0..1 at evenly spaced labels.
-func lineChart(title string, vals []named) chart {
-	c := chart{Title: title, W: chartW, H: chartH, YTicks: yAxis()}
-	if len(vals) == 0 {
-		c.Note = "no data"
-		return c
-	}
-	step := float64(plotW) / float64(max(1, len(vals)-1))
-	var pts []string
-	for i, v := range vals {
-		x := padL + step*float64(i)
-		if len(vals) == 1 {
-			x = padL + float64(plotW)/2
-		}
-		y := yOf(v.Value)
-		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
-		c.Points = append(c.Points, point{X: x, Y: y, Label: v.Name, Value: strconv.FormatFloat(v.Value, 'f', 3, 64)})
-	}
-	c.Line = strings.Join(pts, " ")
-	return c
 }

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/sqlgym/sqlgym/internal/rollout/report"
 )
 
 // webFS holds the templates and the style sheet, built into the binary:
@@ -20,7 +22,12 @@ var pageNames = []string{"login", "error", "list", "episode", "report", "live", 
 
 var funcs = template.FuncMap{
 	"num": func(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) },
-	"pct": func(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + "%" },
+	"pct": report.Pct,
+	// pct0 is a share as a whole percentage: a confidence level, "95%".
+	"pct0": func(f float64) string { return strconv.FormatFloat(100*f, 'f', 0, 64) + "%" },
+	// pp is a difference of shares in percentage points, signed, as
+	// sqlgym report --compare prints it.
+	"pp": report.Points,
 	"when": func(t time.Time) string {
 		if t.IsZero() {
 			return ""

@@ -24,8 +24,10 @@ type reportView struct {
 	Rep     *report.Report
 	Charts  []chart
 	Cmp     *report.Comparison
+	Flipped []flipList // the tasks that flipped, as the CLI lists them
 	Failed  []report.FailedTask
-	Episode string // the episode link's prefix
+	Episode string  // the episode link's prefix
+	Runs    *runSet // the runs a report without a run blends; nil when it names one
 }
 
 // reportQuery is what a report covers: the episodes the filter passes,
@@ -87,7 +89,11 @@ func fillReport(ctx context.Context, v *reportView, rd trajlog.Reader, q reportQ
 	if len(q.Compare) == 2 {
 		return fillComparison(ctx, v, rd, q, o)
 	}
-	b, err := buildReport(ctx, rd, q.Filter, o)
+	var runs *runSet
+	if q.Filter.Tags[rollout.TagRun] == "" {
+		runs = newRunSet()
+	}
+	b, err := buildReport(ctx, rd, q.Filter, o, runs)
 	if err != nil {
 		return err
 	}
@@ -95,7 +101,7 @@ func fillReport(ctx context.Context, v *reportView, rd trajlog.Reader, q reportQ
 	if rep.Episodes == 0 {
 		return fmt.Errorf("no recorded episode matches these filters")
 	}
-	v.Rep, v.Failed = rep, rep.FailedTasks
+	v.Rep, v.Failed, v.Runs = rep, rep.FailedTasks, runs
 	v.Charts = reportCharts(rep)
 	return nil
 }
@@ -109,7 +115,7 @@ func fillComparison(ctx context.Context, v *reportView, rd trajlog.Reader, q rep
 			f.Tags = map[string]string{}
 		}
 		f.Tags[rollout.TagRun] = run
-		b, err := buildReport(ctx, rd, f, o)
+		b, err := buildReport(ctx, rd, f, o, nil)
 		if err != nil {
 			return err
 		}
@@ -119,27 +125,37 @@ func fillComparison(ctx context.Context, v *reportView, rd trajlog.Reader, q rep
 		bs[i] = b
 	}
 	v.Cmp = report.Compare(bs[0], bs[1], q.Compare[0], q.Compare[1])
+	if v.Cmp.PairedTasks == 0 {
+		return fmt.Errorf("runs %q and %q share no task with a counted episode", q.Compare[0], q.Compare[1])
+	}
+	v.Flipped = flipLists(v.Cmp, !v.Static)
 	var a, b []named
 	for _, m := range v.Cmp.Metrics {
 		a = append(a, named{Name: m.Metric, Value: m.A})
 		b = append(b, named{Name: m.Metric, Value: m.B})
 	}
-	v.Charts = []chart{groupedChart("Two runs compared over their shared tasks", [][]named{a, b}, q.Compare)}
+	ax := valueAxis{Title: fmt.Sprintf("share of the %d shared tasks", v.Cmp.PairedTasks)}
+	v.Charts = []chart{groupedChart("Each metric of both runs", [][]named{a, b}, q.Compare, ax)}
 	return nil
 }
 
 // buildReport streams the episodes into a report's Builder, twice when
-// some sample ended more than once (report.Builder.Again).
-func buildReport(ctx context.Context, rd trajlog.Reader, f trajlog.Filter, o report.Options) (*report.Builder, error) {
+// some sample ended more than once (report.Builder.Again); runs, when
+// given, counts the first reading's episodes by run.
+func buildReport(ctx context.Context, rd trajlog.Reader, f trajlog.Filter, o report.Options, runs *runSet) (*report.Builder, error) {
 	b := report.NewBuilder(o)
-	feed := func(b *report.Builder) error {
-		return rd.Episodes(ctx, f, func(r *trajlog.Record) error { b.Add(ctx, &r.Trajectory); return nil })
+	feed := func(b *report.Builder, runs *runSet) error {
+		return rd.Episodes(ctx, f, func(r *trajlog.Record) error {
+			b.Add(ctx, &r.Trajectory)
+			runs.add(r.Trajectory.Tags)
+			return nil
+		})
 	}
-	if err := feed(b); err != nil {
+	if err := feed(b, runs); err != nil {
 		return nil, fmt.Errorf("reading the episodes: %w", err)
 	}
 	if again := b.Again(); again != nil {
-		if err := feed(again); err != nil {
+		if err := feed(again, nil); err != nil {
 			return nil, fmt.Errorf("reading the episodes: %w", err)
 		}
 		b = again
@@ -147,24 +163,25 @@ func buildReport(ctx context.Context, rd trajlog.Reader, f trajlog.Filter, o rep
 	return b, nil
 }
 
-// reportCharts are the charts of one report.
+// reportCharts are the charts of one report: shares on share axes,
+// counts on a count axis, each axis titled.
 func reportCharts(rep *report.Report) []chart {
 	var passk []named
 	for _, k := range slices.SortedFunc(maps.Keys(rep.PassAtK), func(a, b string) int { return cmp.Compare(atoi(a), atoi(b)) }) {
-		passk = append(passk, named{Name: "k=" + k, Value: rep.PassAtK[k]})
+		passk = append(passk, named{Name: k, Value: rep.PassAtK[k]})
 	}
 	repair := []named{{Name: "first shot", Value: rep.FirstShotAccuracy}, {Name: "after repair", Value: rep.AfterRepairAccuracy}}
 	var outs []named
 	for _, o := range slices.Sorted(maps.Keys(rep.Outcomes)) {
-		n := rep.Outcomes[o]
-		outs = append(outs, named{Name: o, Value: float64(n) / float64(max(1, rep.Episodes)), Shown: strconv.Itoa(n)})
+		outs = append(outs, named{Name: o, Value: float64(rep.Outcomes[o])})
 	}
+	accuracy := valueAxis{Title: "mean accuracy (episodes in brackets)"}
 	return []chart{
-		lineChart("pass@k", passk),
-		barChart("Accuracy by difficulty", accuracies(rep.ByDifficulty, difficultyOrder)),
-		barChart("Accuracy by database", accuracies(rep.ByDB, strings.Compare)),
-		barChart("First shot and after repair", repair),
-		barChart("Outcomes (share of episodes)", outs),
+		lineChart("pass@k", passk, "share of tasks", "k (samples drawn per task)"),
+		barChart("Accuracy by difficulty", accuracies(rep.ByDifficulty, difficultyOrder), accuracy),
+		barChart("Accuracy by database", accuracies(rep.ByDB, strings.Compare), accuracy),
+		barChart("First shot and after repair", repair, valueAxis{Title: "share of episodes"}),
+		barChart("Outcomes", outs, valueAxis{Count: true, Title: "episodes"}),
 	}
 }
 
@@ -173,8 +190,7 @@ func accuracies(m map[string]*report.Stats, order func(a, b string) int) []named
 	var out []named
 	for _, k := range slices.SortedFunc(maps.Keys(m), order) {
 		s := m[k]
-		out = append(out, named{Name: k, Value: s.MeanAccuracy,
-			Shown: strconv.FormatFloat(s.MeanAccuracy, 'f', 3, 64) + " (" + strconv.Itoa(s.Episodes) + ")"})
+		out = append(out, named{Name: k, Value: s.MeanAccuracy, Shown: report.Pct(s.MeanAccuracy) + " (" + strconv.Itoa(s.Episodes) + ")"})
 	}
 	return out
 }

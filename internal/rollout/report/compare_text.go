@@ -28,8 +28,8 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "metric\tA\tB\tB - A\t%.0f%% CI\ttasks\t\n", 100*c.Bootstrap.Confidence)
 	for _, m := range c.Metrics {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s pp\t[%s, %s]\t%d\t\n", m.Metric, pct(m.A), pct(m.B), points(m.Delta),
-			points(m.CILow), points(m.CIHigh), m.Tasks)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s pp\t[%s, %s]\t%d\t\n", m.Metric, Pct(m.A), Pct(m.B), Points(m.Delta),
+			Points(m.CILow), Points(m.CIHigh), m.Tasks)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -46,19 +46,28 @@ func (c *Comparison) WriteText(w io.Writer) error {
 
 // writeFlipped names the first FailedListed tasks of a flip.
 func writeFlipped(w io.Writer, label string, tasks []string) {
-	if len(tasks) == 0 {
+	shown, more := FlippedShown(tasks)
+	if len(shown) == 0 {
 		return
 	}
-	shown := tasks[:min(len(tasks), FailedListed)]
-	more := ""
-	if n := len(tasks) - len(shown); n > 0 {
-		more = fmt.Sprintf(" and %d more (report.json lists them all)", n)
+	rest := ""
+	if more > 0 {
+		rest = fmt.Sprintf(" and %d more (report.json lists them all)", more)
 	}
-	fmt.Fprintf(w, "  %s: %s%s\n", label, strings.Join(shown, ", "), more)
+	fmt.Fprintf(w, "  %s: %s%s\n", label, strings.Join(shown, ", "), rest)
 }
 
-// points is a difference of shares in percentage points, signed.
-func points(v float64) string {
+// FlippedShown is what a comparison shows of a flip's tasks (the CLI's
+// text and the console alike): the first FailedListed of them, and how
+// many more there are.
+func FlippedShown(tasks []string) (shown []string, more int) {
+	shown = tasks[:min(len(tasks), FailedListed)]
+	return shown, len(tasks) - len(shown)
+}
+
+// Points is a difference of shares in percentage points, signed as the
+// CLI and the console print it: "+15.0", "-3.3", "0.0" (never "-0.0").
+func Points(v float64) string {
 	s := strconv.FormatFloat(100*v, 'f', 1, 64)
 	if s == "-0.0" {
 		s = "0.0"

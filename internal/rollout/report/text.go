@@ -24,9 +24,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "unfinished samples\t%d (closed early; a resume plays them again)\n", r.Unfinished)
 	}
 	fmt.Fprintf(tw, "pass@k\t%s\n", passLine(&r.Stats))
-	fmt.Fprintf(tw, "mean accuracy\t%s\n", pct(r.MeanAccuracy))
-	fmt.Fprintf(tw, "self-consistency\t%s (%s)\n", pct(r.SCAccuracy), voteNote(r.SCVote))
-	fmt.Fprintf(tw, "first-shot\t%s\nafter repair\t%s\n", pct(r.FirstShotAccuracy), pct(r.AfterRepairAccuracy))
+	fmt.Fprintf(tw, "mean accuracy\t%s\n", Pct(r.MeanAccuracy))
+	fmt.Fprintf(tw, "self-consistency\t%s (%s)\n", Pct(r.SCAccuracy), voteNote(r.SCVote))
+	fmt.Fprintf(tw, "first-shot\t%s\nafter repair\t%s\n", Pct(r.FirstShotAccuracy), Pct(r.AfterRepairAccuracy))
 	if r.Tokens.Episodes > 0 {
 		fmt.Fprintf(tw, "tokens\t%d prompt, %d completion (%d episodes)\n", r.Tokens.Prompt, r.Tokens.Completion, r.Tokens.Episodes)
 	}
@@ -85,8 +85,8 @@ func writeBreakdown(w io.Writer, title string, groups map[string]*Stats, k int) 
 		s := groups[name]
 		partial = partial || k > 1 && passPartial(s, k)
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s%s\t%s\t%s\t%s\t%s\t\n", name, s.Tasks, s.Episodes,
-			groupPass(s, 1), passK(s), pct(s.MeanAccuracy), pct(s.SCAccuracy),
-			pct(s.FirstShotAccuracy), pct(s.AfterRepairAccuracy))
+			groupPass(s, 1), passK(s), Pct(s.MeanAccuracy), Pct(s.SCAccuracy),
+			Pct(s.FirstShotAccuracy), Pct(s.AfterRepairAccuracy))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -120,10 +120,11 @@ func pctOf(m map[string]float64, k int) string {
 	if !ok {
 		return "-"
 	}
-	return pct(v)
+	return Pct(v)
 }
 
-func pct(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + "%" }
+// Pct is a share as a percentage with one decimal: "33.3%".
+func Pct(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + "%" }
 
 // passLine lists pass@k for each k shown, saying over how many tasks
 // when not all, and why the larger k are left out.

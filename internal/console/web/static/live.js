@@ -21,6 +21,7 @@
   const charts = document.getElementById("live-charts");
   const mixCharts = document.getElementById("live-mix");
   const outcomesBody = document.querySelector("#live-outcomes tbody");
+  const idle = document.getElementById("live-idle");
   const history = [];
   const outcomes = new Map(); // "series\u0000outcome" -> count
 
@@ -47,12 +48,14 @@
       if (typeof v === "number") { top = Math.max(top, v); names.set(s.value, true); }
     }));
     top = top > 0 ? top * 1.1 : 1;
+    if (metric === "in_flight") top = 4 * Math.ceil(top / 4); // a count: whole ticks
     const svg = el("svg", { viewBox: "0 0 " + W + " " + H, width: W, height: H, role: "img" });
     svg.appendChild(el("title", {}, title));
     for (let i = 0; i <= 4; i++) {
       const y = T + (H - T - B) * (1 - i / 4);
       svg.appendChild(el("line", { class: "grid", x1: L, x2: W - R, y1: y, y2: y }));
-      svg.appendChild(el("text", { class: "axis", x: L - 4, y: y, "text-anchor": "end", "dominant-baseline": "middle" }, (top * i / 4).toPrecision(3)));
+      svg.appendChild(el("text", { class: "axis", x: L - 4, y: y, "text-anchor": "end", "dominant-baseline": "middle" },
+        metric === "in_flight" ? String(top * i / 4) : (top * i / 4).toPrecision(3)));
     }
     const step = (W - L - R) / Math.max(1, KEEP - 1);
     const x0 = W - R - step * (history.length - 1);
@@ -175,6 +178,7 @@
   es.onerror = () => { status.textContent = "Disconnected; retrying…"; };
   es.onmessage = (ev) => {
     const p = JSON.parse(ev.data);
+    p.series = p.series || []; // an idle server's update has no series (null)
     history.push(p);
     if (history.length > KEEP) history.shift();
     for (const s of p.series) {
@@ -186,6 +190,7 @@
     const inFlight = p.series.reduce((a, s) => a + (tag === "" ? s.in_flight : 0), 0);
     status.textContent = "Updated " + new Date(p.t).toISOString() + " · " + p.series.length + " series" +
       (tag === "" ? " · " + inFlight + " in flight" : " split by " + tag);
+    idle.hidden = history.some((p) => p.series.some((s) => s.in_flight || s.steps_per_s || s.ended));
     draw();
   };
 })();
