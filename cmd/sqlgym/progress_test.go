@@ -29,3 +29,22 @@ func TestProgressInAPipe(t *testing.T) {
 		}
 	}
 }
+
+// A run of unknown length, past its quiet spell, writes a line at every
+// countEvery items; a shorter one writes nothing.
+func TestCountProgress(t *testing.T) {
+	for _, tc := range []struct {
+		quiet time.Duration
+		want  string
+	}{{0, "export: 10000 episodes read\nexport: 20000 episodes read\n"}, {time.Hour, ""}} {
+		var b strings.Builder
+		p := newCountProgress(&b, "export", "episodes read")
+		p.quiet = tc.quiet
+		for n := 1; n <= 25000; n++ {
+			p.update(n)
+		}
+		if b.String() != tc.want {
+			t.Errorf("quiet %v: wrote %q, want %q", tc.quiet, b.String(), tc.want)
+		}
+	}
+}

@@ -49,6 +49,9 @@ type Options struct {
 	// Chat says how steps become messages; Run checks it and fills in
 	// its defaults (ResolveTarget, ChatOptions.Resolve).
 	Chat ChatOptions
+	// Progress, when set, is told how many episodes have been read,
+	// after each one.
+	Progress func(read int)
 }
 
 // Names of the filters in Report.Dropped, in the order they apply.
@@ -121,6 +124,9 @@ type exporter struct {
 // take filters one episode, then writes it or holds it.
 func (x *exporter) take(rec *trajlog.Record) error {
 	x.rep.Read++
+	if x.o.Progress != nil {
+		x.o.Progress(x.rep.Read)
+	}
 	if f := x.dropBy(rec); f != "" {
 		x.rep.Dropped[f]++
 		return nil
