@@ -40,8 +40,8 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&f.out, "out", "", "`folder` to write tasks.jsonl and the report to, created when missing (required)")
 	fs.StringVar(&f.role, "role", postgres.DefaultRole, "read-only role granted SELECT on the imported schemas (created if missing), which the golds are verified as; serve logs in as "+postgres.DefaultRole+
 		"; on MySQL the prefix of each database's account (mysql.Account)")
-	fs.DurationVar(&f.goldTimeout, "gold-timeout", dbimport.DefaultGoldTimeout, "time limit of each gold, on SQLite and on PostgreSQL")
-	fs.DurationVar(&f.connectTimeout, "connect-timeout", 10*time.Second, "time limit to reach the PostgreSQL server")
+	fs.DurationVar(&f.goldTimeout, "gold-timeout", dbimport.DefaultGoldTimeout, "time limit of each gold, on SQLite and on the server (PostgreSQL or MySQL/MariaDB)")
+	fs.DurationVar(&f.connectTimeout, "connect-timeout", 10*time.Second, "time limit to reach the server (PostgreSQL or MySQL/MariaDB)")
 	fs.IntVar(&f.maxAnswerRows, "max-answer-rows", dbimport.DefaultMaxAnswerRows, "rows a task's gold_answer may hold; a gold returning more is left out")
 	fs.StringVar(&f.dataDir, "data-dir", defaultDataDir, "the data folder serve uses: the dataset's test suites are read from, and the carried ones written to, DATA-DIR/testsuites")
 	fs.StringVar(&f.testsuiteDir, "testsuite-dir", "", "where test suites are kept (empty: DATA-DIR/testsuites); the dataset's current suites there are carried onto the server")
