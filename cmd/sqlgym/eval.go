@@ -198,26 +198,45 @@ func (f *evalFlags) suiteJudge(ctx context.Context, ds *env.Dataset, catalog *en
 		Suites: suites, Ties: judge.Ties(f.judging.ties)}), said + "; ties: " + f.judging.ties, nil
 }
 
-// progress draws a progress bar on a terminal; on anything else it draws
-// nothing, so logs and pipes stay clean.
+// progress draws a progress bar on a terminal; on anything else (a log,
+// a pipe) it stays quiet for quietFor, so that short runs leave no noise,
+// then writes a plain line at each tenth of the work.
 type progress struct {
 	w     io.Writer // nil when not a terminal
+	plain io.Writer // the log or pipe, when not a terminal
 	label string
 	shown int // the last percentage drawn, -1 before the first
+	start time.Time
+	quiet time.Duration // how long plain lines wait
+	tenth int           // the last tenth written as a plain line
 }
 
+// quietFor is how long a run in a log or pipe goes before its progress
+// is written.
+const quietFor = 3 * time.Second
+
 func newProgress(stderr io.Writer, label string) *progress {
-	p := &progress{label: label, shown: -1}
+	p := &progress{label: label, shown: -1, start: time.Now(), quiet: quietFor}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.w = f
+	} else {
+		p.plain = stderr
 	}
 	return p
 }
 
-// update draws the bar when the percentage changed. Calls are serialized
-// by the caller (evaluate.Config.Progress).
+// update draws the bar when the percentage changed, or writes a plain
+// line at each tenth once the run has taken quietFor. Calls are
+// serialized by the caller (evaluate.Config.Progress).
 func (p *progress) update(done, total int) {
-	if p.w == nil || total == 0 {
+	if total == 0 {
+		return
+	}
+	if p.w == nil {
+		if t := done * 10 / total; p.plain != nil && t > p.tenth && time.Since(p.start) >= p.quiet {
+			p.tenth = t
+			fmt.Fprintf(p.plain, "%s %d/%d\n", p.label, done, total)
+		}
 		return
 	}
 	pct := done * 100 / total

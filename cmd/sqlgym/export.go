@@ -101,7 +101,8 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	// The quality filters are applied, and counted, by the export itself.
 	opts := export.Options{Format: f.format, Incomplete: sel.Incomplete, Outcome: sel.Outcome, MinReward: sel.MinReward,
-		Dedup: f.dedup, BestPerTask: f.bestPerTask, Chat: chat, PromptStyle: f.promptStyle}
+		Dedup: f.dedup, BestPerTask: f.bestPerTask, Chat: chat, PromptStyle: f.promptStyle,
+		Progress: newCountProgress(stderr, "export", "episodes read").update}
 	sel.Outcome, sel.MinReward = "", nil
 	rd, closer, err := openTrajectoryReader(ctx, f.trajectories, f.dataDir)
 	if err != nil {

@@ -41,8 +41,9 @@ func TestExport(t *testing.T) {
 	if err != nil || !strings.Contains(stderr, "dpo pairs") || strings.Count(stdout, "\n") == 0 || !strings.Contains(stdout, `"chosen"`) {
 		t.Errorf("dpo to stdout: err %v\nstdout:\n%.300s\nstderr:\n%s", err, stdout, stderr)
 	}
-	// raw -> read back -> raw again: the same bytes.
-	raw, again := filepath.Join(dir, "raw.jsonl"), filepath.Join(dir, "again.jsonl")
+	// raw -> read back -> raw again: the same bytes; --out's missing
+	// folders are made.
+	raw, again := filepath.Join(dir, "raw.jsonl"), filepath.Join(dir, "not", "yet", "again.jsonl")
 	mustRun(t, "export", "--data-dir", dir, "--format", "raw", "--out", raw)
 	mustRun(t, "export", "--trajectories", raw, "--format", "raw", "--out", again)
 	a, _ := os.ReadFile(raw)

@@ -61,3 +61,22 @@ func TestSubcommandHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpNamesImportTargets checks that help says import targets
+// MySQL/MariaDB as well as PostgreSQL.
+func TestHelpNamesImportTargets(t *testing.T) {
+	stdout, stderr, err := sqlgym(t, "help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout += stderr
+	for _, line := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "import ") {
+			if !strings.Contains(line, "PostgreSQL") || !strings.Contains(line, "MySQL/MariaDB") {
+				t.Errorf("help's import line names not both targets: %q", line)
+			}
+			return
+		}
+	}
+	t.Fatalf("help lists no import line:\n%s", stdout)
+}

@@ -40,8 +40,8 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&f.out, "out", "", "`folder` to write tasks.jsonl and the report to, created when missing (required)")
 	fs.StringVar(&f.role, "role", postgres.DefaultRole, "read-only role granted SELECT on the imported schemas (created if missing), which the golds are verified as; serve logs in as "+postgres.DefaultRole+
 		"; on MySQL the prefix of each database's account (mysql.Account)")
-	fs.DurationVar(&f.goldTimeout, "gold-timeout", dbimport.DefaultGoldTimeout, "time limit of each gold, on SQLite and on PostgreSQL")
-	fs.DurationVar(&f.connectTimeout, "connect-timeout", 10*time.Second, "time limit to reach the PostgreSQL server")
+	fs.DurationVar(&f.goldTimeout, "gold-timeout", dbimport.DefaultGoldTimeout, "time limit of each gold, on SQLite and on the server (PostgreSQL or MySQL/MariaDB)")
+	fs.DurationVar(&f.connectTimeout, "connect-timeout", 10*time.Second, "time limit to reach the server (PostgreSQL or MySQL/MariaDB)")
 	fs.IntVar(&f.maxAnswerRows, "max-answer-rows", dbimport.DefaultMaxAnswerRows, "rows a task's gold_answer may hold; a gold returning more is left out")
 	fs.StringVar(&f.dataDir, "data-dir", defaultDataDir, "the data folder serve uses: the dataset's test suites are read from, and the carried ones written to, DATA-DIR/testsuites")
 	fs.StringVar(&f.testsuiteDir, "testsuite-dir", "", "where test suites are kept (empty: DATA-DIR/testsuites); the dataset's current suites there are carried onto the server")
@@ -70,7 +70,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := dbimport.WriteSuites(f.suitesRoot(), f.serveName(), ds, imp); err != nil {
 		return err
 	}
-	imp.Report.WriteText(stdout)
+	imp.Report.WriteSummary(stdout)
 	f.saySuites(stdout, ds, imp)
 	fmt.Fprintf(stdout, "wrote %s/%s and the report (%s, %s); serve it with\n  %s\n",
 		f.out, dbimport.TasksFile, dbimport.ReportTextFile, dbimport.ReportFile, f.serveCommand())
@@ -83,7 +83,7 @@ func (f *importFlags) importInto(ctx context.Context, ds *env.Dataset, prog *imp
 	if f.isMySQL() {
 		return importMySQL(ctx, f, ds, prog)
 	}
-	conn, err := connectPostgres(ctx, f.dsn, f.connectTimeout)
+	conn, err := connectPostgres(ctx, f.dsn, f.connectTimeout, prog.stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -140,10 +140,11 @@ func (f *importFlags) check() error {
 	return nil
 }
 
-// connectPostgres opens one connection to the server dsn names; a DSN
-// that does not parse is a usage error, a server that does not answer
-// within timeout a plain one.
-func connectPostgres(ctx context.Context, dsn string, timeout time.Duration) (*pgx.Conn, error) {
+// connectPostgres opens one connection to the server dsn names, creating
+// its database where it does not exist and the user may; a DSN that does
+// not parse is a usage error, a server that does not answer within
+// timeout a plain one.
+func connectPostgres(ctx context.Context, dsn string, timeout time.Duration, stderr io.Writer) (*pgx.Conn, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, usageError{fmt.Sprintf("import: --engine: %v", err)}
@@ -151,7 +152,7 @@ func connectPostgres(ctx context.Context, dsn string, timeout time.Duration) (*p
 	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > timeout {
 		cfg.ConnectTimeout = timeout
 	}
-	conn, err := pgx.ConnectConfig(ctx, cfg)
+	conn, err := connectCreating(ctx, cfg, stderr)
 	if err != nil {
 		return nil, fmt.Errorf("import: connect to PostgreSQL at %s:%d: %w", cfg.Host, cfg.Port, err)
 	}

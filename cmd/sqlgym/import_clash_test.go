@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -73,7 +74,7 @@ func strconvQuote(name string) string { return fmt.Sprintf("%q", name) }
 func checkNothingWritten(t *testing.T, dsn, what, role string) {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := connectPostgres(ctx, dsn, 0)
+	conn, err := connectPostgres(ctx, dsn, 0, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

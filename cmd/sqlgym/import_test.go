@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -103,7 +104,7 @@ func closedPort(t *testing.T) string {
 func dropRole(t *testing.T, dsn, role string) {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := connectPostgres(ctx, dsn, 0)
+	conn, err := connectPostgres(ctx, dsn, 0, io.Discard)
 	if err != nil {
 		t.Errorf("drop role %s: %v", role, err)
 		return

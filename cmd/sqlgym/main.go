@@ -5,7 +5,7 @@
 //	sqlgym repl      play episodes by hand
 //	sqlgym bench     measure a server's throughput
 //	sqlgym eval      score a predictions file; sqlgym check: a dataset's golds
-//	sqlgym import    copy a SQLite dataset into PostgreSQL, golds verified
+//	sqlgym import    copy a SQLite dataset into PostgreSQL or MySQL/MariaDB, golds verified
 //	sqlgym rollout   run a model through episodes; sqlgym report: its numbers
 //	sqlgym replay    re-run recorded episodes; rescore, export: reuse them
 //	sqlgym log       check the trajectory log (log verify)
@@ -59,8 +59,9 @@ func commands() []command {
 			"sqlgym testsuite status " + spider}},
 		{"check", "run every gold of a dataset; report errors, timeouts, empty and slow golds", runCheck, []string{
 			"sqlgym check " + spider + " --slow 2s"}},
-		{"import", "copy a SQLite dataset into PostgreSQL; write it as JSONL with verified PostgreSQL golds", runImport, []string{
-			"sqlgym import " + spider + " --engine postgres://postgres@127.0.0.1:5432/sqlgym --out spider-pg"}},
+		{"import", "copy a SQLite dataset into PostgreSQL or MySQL/MariaDB; write it as JSONL with golds verified in the server's dialect", runImport, []string{
+			"sqlgym import " + spider + " --engine postgres://postgres@127.0.0.1:5432/sqlgym --out spider-pg",
+			"sqlgym import " + spider + " --engine mysql://root@127.0.0.1:3306/ --out spider-mysql"}},
 		{"replay", "re-run recorded episodes; report whether observations and rewards reproduce", runReplay, []string{
 			"sqlgym replay --data-dir sqlgym-data",
 			"sqlgym replay --data-dir sqlgym-data --tag policy=step-120 --all"}},

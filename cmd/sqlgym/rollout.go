@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -113,16 +114,19 @@ func runRollout(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	_, statErr := os.Stat(f.out)
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
 	rs, err := f.setup(ctx, log)
 	if err != nil {
+		removeIfMadeEmpty(f.out, statErr)
 		return err
 	}
 	defer rs.close(log)
 	closedEarly, err := rs.play(ctx, f, stderr)
 	if err != nil {
+		removeIfMadeEmpty(f.out, statErr)
 		return err
 	}
 	if err := rs.report(ctx, f, stdout); err != nil {
@@ -138,6 +142,16 @@ func runRollout(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return closedEarlyError(closedEarly, f.run)
 	}
 	return nil
+}
+
+// removeIfMadeEmpty removes the folder dir when this run made it (its
+// stat before failed with statErr, not found) and nothing was written
+// into it, so that a rollout that failed before playing leaves no empty
+// run folder behind. A folder holding anything stays.
+func removeIfMadeEmpty(dir string, statErr error) {
+	if errors.Is(statErr, os.ErrNotExist) {
+		os.Remove(dir) // fails, and keeps it, unless it is empty
+	}
 }
 
 // selectTasks lists the task ids to play: --tasks (each checked), or

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -42,6 +43,9 @@ func TestRolloutChecksItsEndpointFirst(t *testing.T) {
 			}
 			if n := countEpisodes(t, dir); n != 0 {
 				t.Errorf("%d episodes recorded, want none", n)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "out")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the failed rollout left its run folder --out behind (stat: %v)", err)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"go.uber.org/zap"
@@ -16,6 +17,9 @@ import (
 func openFileWriter(dataDir string, d durabilityFlags, log *zap.Logger) (trajlog.Writer, error) {
 	l, err := filelog.Open(filelog.LogDir(dataDir), filelog.Options{Logger: log, Verify: true,
 		Durability: d.mode, SyncInterval: d.syncInterval, CommitDelay: d.commitDelay})
+	if errors.Is(err, filelog.ErrLocked) {
+		return nil, fmt.Errorf("--data-dir %s: %w\n  another sqlgym (a server or a REPL) is using this data dir: give this one its own with --data-dir DIR,\n  or attach a REPL to the running server instead: sqlgym repl --url URL (the URL its banner prints)", dataDir, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--data-dir: %w", err)
 	}

@@ -54,6 +54,9 @@ type Options struct {
 	// system prompt as the native style's, where its turns allow
 	// (DropPromptStyle); empty writes each prompt as played.
 	PromptStyle string
+	// Progress, when set, is told how many episodes have been read,
+	// after each one.
+	Progress func(read int)
 }
 
 // Names of the filters in Report.Dropped, in the order they apply.
@@ -132,6 +135,9 @@ type exporter struct {
 // take filters one episode, then writes it or holds it.
 func (x *exporter) take(rec *trajlog.Record) error {
 	x.rep.Read++
+	if x.o.Progress != nil {
+		x.o.Progress(x.rep.Read)
+	}
 	f := x.selectBy(rec)
 	if f == "" && x.o.PromptStyle == schemas.PromptStyleNative {
 		rec, f = restyle(rec)

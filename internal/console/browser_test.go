@@ -26,7 +26,7 @@ func chromiumPath(t *testing.T) string {
 		return path
 	}
 	if !needs.CI() {
-		t.Skipf("%s is missing: run scripts/chromium-up to install it (the browser tests skip without it)", path)
+		needs.Missing(t, path+" is missing: run scripts/chromium-up to install it (the browser tests skip without it)")
 	}
 	out, err := exec.Command("../../scripts/chromium-up").CombinedOutput()
 	if err != nil {

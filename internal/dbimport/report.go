@@ -65,6 +65,30 @@ func (r *Report) add(t *env.Task, g *Gold) {
 // rewrite rules used, and each task without a PostgreSQL gold with its
 // reason.
 func (r *Report) WriteText(w io.Writer) {
+	r.writeDatabases(w)
+	r.writeTotals(w)
+	r.writeTaskLines(w, -1)
+	r.Suites.writeText(w)
+}
+
+// SummaryTasks is how many answer-only and unusable tasks WriteSummary
+// lists; report.txt lists every one.
+const SummaryTasks = 5
+
+// WriteSummary writes the report for a terminal: as WriteText, but the
+// answer-only and unusable tasks folded to their count and the first
+// SummaryTasks (ReportTextFile lists every one), and the tasks' totals
+// last, where they are seen.
+func (r *Report) WriteSummary(w io.Writer) {
+	r.writeDatabases(w)
+	r.writeTaskLines(w, SummaryTasks)
+	r.Suites.writeText(w)
+	r.writeTotals(w)
+}
+
+// writeDatabases writes the databases copied, each with its rows, its
+// coercions and its notes.
+func (r *Report) writeDatabases(w io.Writer) {
 	var rows int64
 	for _, d := range r.Databases {
 		rows += d.Rows()
@@ -85,6 +109,11 @@ func (r *Report) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "    %s\n", n)
 		}
 	}
+}
+
+// writeTotals writes the tasks' count by category, the share with gold
+// SQL on the target, and the rewrite rules used.
+func (r *Report) writeTotals(w io.Writer) {
 	n := len(r.Tasks)
 	fmt.Fprintf(w, "tasks %d: kept as written %d, rewritten and verified %d, answer rows only %d, unusable %d\n",
 		n, r.Counts[Kept], r.Counts[Rewritten], r.Counts[AnswerOnly], r.Counts[Unusable])
@@ -96,16 +125,30 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "  %s gold SQL on %.1f%% of the tasks\n", target, 100*float64(r.Counts[Kept]+r.Counts[Rewritten])/float64(n))
 	}
 	r.writeRules(w)
+}
+
+// writeTaskLines writes a line per answer-only or unusable task: every
+// one for limit < 0, else the first limit and how many more there are.
+func (r *Report) writeTaskLines(w io.Writer, limit int) {
+	listed, more := 0, 0
 	for _, t := range r.Tasks {
-		if t.Category == AnswerOnly || t.Category == Unusable {
-			ties := ""
-			if t.Ties {
-				ties = "; ties: every right answer kept"
-			}
-			fmt.Fprintf(w, "  %s %s (%s): %s%s\n", t.Category, t.TaskID, t.DBID, t.Reason, ties)
+		if t.Category != AnswerOnly && t.Category != Unusable {
+			continue
 		}
+		if limit >= 0 && listed == limit {
+			more++
+			continue
+		}
+		listed++
+		ties := ""
+		if t.Ties {
+			ties = "; ties: every right answer kept"
+		}
+		fmt.Fprintf(w, "  %s %s (%s): %s%s\n", t.Category, t.TaskID, t.DBID, t.Reason, ties)
 	}
-	r.Suites.writeText(w)
+	if more > 0 {
+		fmt.Fprintf(w, "  ... and %d more answer-only or unusable tasks (%s lists every one)\n", more, ReportTextFile)
+	}
 }
 
 // writeText writes what carrying the test suites did; nothing for nil.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -75,9 +76,6 @@ type Summary struct {
 // counts the rest.
 const MaxListedFailures = 20
 
-// difficultyOrder ranks Spider's and BIRD's levels.
-var difficultyOrder = []string{"easy", "medium", "hard", "extra", "simple", "moderate", "challenging"}
-
 // Summarize scores records.
 func Summarize(recs []Record) *Summary {
 	s := &Summary{Overall: Group{Name: "all"}, Outcomes: map[string]int{}}
@@ -111,7 +109,7 @@ func Summarize(recs []Record) *Summary {
 		s.MeanReward = sum / float64(len(recs))
 	}
 	if anyDifficulty {
-		s.ByDifficulty = sorted(byDiff, difficultyRank)
+		s.ByDifficulty = sorted(byDiff, env.DifficultyRank)
 	}
 	s.ByDB = sorted(byDB, func(string) int { return 0 })
 	return s
@@ -170,13 +168,6 @@ func sorted(m map[string]*Group, rank func(string) int) []Group {
 		return strings.Compare(a.Name, b.Name)
 	})
 	return out
-}
-
-func difficultyRank(name string) int {
-	if i := slices.Index(difficultyOrder, strings.ToLower(name)); i >= 0 {
-		return i
-	}
-	return len(difficultyOrder)
 }
 
 // WriteText writes the summary as aligned tables: EX overall, by

@@ -18,7 +18,7 @@ func lockDir(dir string) (*os.File, error) {
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("lock %s: another process is writing this log: %w", dir, err)
+		return nil, fmt.Errorf("lock %s: %w (%v)", dir, ErrLocked, err)
 	}
 	return f, nil
 }

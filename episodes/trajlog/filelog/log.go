@@ -19,6 +19,10 @@ var (
 	ErrReadOnly = errors.New("trajectory log is open read-only")
 )
 
+// ErrLocked is what Open returns when another process holds the log's
+// lock: two writers never share one log.
+var ErrLocked = errors.New("another process is writing this log")
+
 // DefaultSyncInterval is how often DurabilityInterval fsyncs the log
 // when Options.SyncInterval is zero.
 const DefaultSyncInterval = 100 * time.Millisecond

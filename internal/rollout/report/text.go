@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -41,10 +42,10 @@ func (r *Report) WriteText(w io.Writer) error {
 	if ks := shownKs(r.PassAtK); len(ks) > 0 {
 		k = ks[len(ks)-1]
 	}
-	if err := writeBreakdown(w, "difficulty", r.ByDifficulty, k); err != nil {
+	if err := writeBreakdown(w, "difficulty", r.ByDifficulty, k, env.CompareDifficulty); err != nil {
 		return err
 	}
-	if err := writeBreakdown(w, "database", r.ByDB, k); err != nil {
+	if err := writeBreakdown(w, "database", r.ByDB, k, strings.Compare); err != nil {
 		return err
 	}
 	return r.writeFailed(w)
@@ -67,11 +68,11 @@ func voteNote(kind string) string {
 	return "vote by normalized SQL text, not by result set: the databases were not loaded"
 }
 
-// writeBreakdown writes one row per group, in name order, with pass@k
+// writeBreakdown writes one row per group, in the order compare gives, with pass@k
 // for k the largest of the whole run's (besides pass@1): a "*" marks a
 // value over only the group's tasks that reach k, "-" a k fewer than
 // half of them reach.
-func writeBreakdown(w io.Writer, title string, groups map[string]*Stats, k int) error {
+func writeBreakdown(w io.Writer, title string, groups map[string]*Stats, k int, compare func(a, b string) int) error {
 	fmt.Fprintf(w, "\nby %s\n", title)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	passK := func(s *Stats) string { return "\t" + groupPass(s, k) }
@@ -81,7 +82,7 @@ func writeBreakdown(w io.Writer, title string, groups map[string]*Stats, k int) 
 	}
 	fmt.Fprintf(tw, "%s\ttasks\tepisodes\tpass@1%s\tmean\tSC\tfirst-shot\trepair\t\n", title, head)
 	partial := false
-	for _, name := range slices.Sorted(maps.Keys(groups)) {
+	for _, name := range slices.SortedFunc(maps.Keys(groups), compare) {
 		s := groups[name]
 		partial = partial || k > 1 && passPartial(s, k)
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s%s\t%s\t%s\t%s\t%s\t\n", name, s.Tasks, s.Episodes,

@@ -64,7 +64,7 @@ var allowed = map[string][]string{
 		mod + "examples/demo", mod + "reward/judge", mod + "schemas", mod + "tools"},
 	"internal/console": {mod + "internal/fairshare", mod + "env", mod + "env/sqltext", mod + "episodes", mod + "episodes/trajlog", mod + "episodes/trajlog/pgstore", mod + "internal/jsonscan",
 		mod + "internal/atomicfile", mod + "internal/rollout", mod + "internal/rollout/report", mod + "schemas", "go.uber.org/zap", "golang.org/x/time/rate", "github.com/hashicorp/golang-lru/v2"},
-	"internal/rollout/report": {mod + "env/sqltext", mod + "episodes/trajlog", mod + "schemas"},
+	"internal/rollout/report": {mod + "env", mod + "env/sqltext", mod + "episodes/trajlog", mod + "schemas"},
 	"reward/testsuite":        {mod + "env", mod + "reward/judge", mod + "internal/atomicfile"},
 	"internal/suitegen": {mod + "env", mod + "env/sqlite", mod + "env/sqltext", mod + "reward", mod + "reward/testsuite", mod + "schemas",
 		mod + "internal/atomicfile", mod + "internal/suitegen/dbgen", "golang.org/x/sync/errgroup"},
