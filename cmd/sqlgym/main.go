@@ -25,10 +25,6 @@ import (
 	"syscall"
 )
 
-// version is the server version; release builds set it with
-// -ldflags "-X main.version=v1.2.3".
-var version = "0.1.0-dev"
-
 // command is one subcommand.
 type command struct {
 	name     string
@@ -81,7 +77,7 @@ func commands() []command {
 			"sqlgym log verify --data-dir sqlgym-data"}},
 		{"schemas", "print the wire protocol's JSON Schemas (NAME, --list), or write them all to --out DIR", runSchemas, []string{
 			"sqlgym schemas --list", "sqlgym schemas episode.step.result", "sqlgym schemas --out ./sqlgym-schemas"}},
-		{"version", "print the version", runVersion, []string{"sqlgym version"}},
+		{"version", "print the version and the commit it was built from", runVersion, []string{"sqlgym version"}},
 	}
 }
 
@@ -152,9 +148,4 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.short)
 	}
 	fmt.Fprintln(w, "\nsqlgym --version prints the version. Every flag can also be set by an SQLGYM_* environment variable (--max-turns: SQLGYM_MAX_TURNS).")
-}
-
-func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) error {
-	fmt.Fprintln(stdout, "sqlgym", version)
-	return nil
 }
