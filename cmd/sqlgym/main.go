@@ -11,7 +11,9 @@
 //	sqlgym log       check the trajectory log (log verify)
 //	sqlgym schemas   the wire protocol's JSON Schemas
 //
-// Run "sqlgym help" for the list, "sqlgym CMD -h" for a command's flags.
+// Run "sqlgym help" for the list, "sqlgym CMD -h" for a command's flags
+// ("sqlgym CMD --help-all" for every one), and docs/configuration.md for
+// the config file.
 package main
 
 import (
@@ -147,5 +149,7 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.short)
 	}
-	fmt.Fprintln(w, "\nsqlgym --version prints the version. Every flag can also be set by an SQLGYM_* environment variable (--max-turns: SQLGYM_MAX_TURNS).")
+	fmt.Fprintln(w, "\nsqlgym --version prints the version and commit. Every flag can also be set by an SQLGYM_* environment variable "+
+		"(--max-turns: SQLGYM_MAX_TURNS) or in a YAML file given as --config FILE (max-turns: 6); the command line wins, then the "+
+		"environment, then the file. sqlgym CMD --help-all lists every flag of CMD.")
 }
