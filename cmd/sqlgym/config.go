@@ -21,26 +21,26 @@ func registerConfig(fs *flag.FlagSet) {
 	}
 }
 
-// configPath is the --config of the command line, else SQLGYM_CONFIG.
+// configPath is the --config of the command line (the last one, as for
+// any flag given twice), else SQLGYM_CONFIG.
 func configPath(fs *flag.FlagSet, args []string) string {
+	path, given := "", false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
 			break // the flags end here, as for flag.Parse
 		}
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
-		if name == configFlag {
-			if hasValue {
-				return value
-			}
-			if i+1 < len(args) {
-				return args[i+1]
-			}
-			return ""
-		}
-		if f := fs.Lookup(name); !hasValue && f != nil && !isBoolFlag(f) {
+		if f := fs.Lookup(name); !hasValue && f != nil && !isBoolFlag(f) && i+1 < len(args) {
 			i++ // its value is the next argument
+			value = args[i]
 		}
+		if name == configFlag {
+			path, given = value, true
+		}
+	}
+	if given {
+		return path
 	}
 	return os.Getenv(envName(configFlag))
 }

@@ -216,3 +216,27 @@ func TestExampleConfigServesTheDemo(t *testing.T) {
 		t.Errorf("the log is not the config's json format:\n%.500s", stderr.String())
 	}
 }
+
+// TestConfigPath checks which --config a command line names: the last
+// one, in either form, found past flags with values; none after the
+// flags end; else SQLGYM_CONFIG.
+func TestConfigPath(t *testing.T) {
+	t.Setenv("SQLGYM_CONFIG", "env.yaml")
+	fs, _ := newServeFlags(io.Discard)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "env.yaml"},
+		{[]string{"--config", "a.yaml"}, "a.yaml"},
+		{[]string{"-config=a.yaml", "--config", "b.yaml"}, "b.yaml"},
+		{[]string{"--insecure", "--token", "--config", "--config=c.yaml"}, "c.yaml"},
+		{[]string{"--token", "--config"}, "env.yaml"},
+		{[]string{"--max-turns", "3", "--", "--config", "d.yaml"}, "env.yaml"},
+		{[]string{"--config", ""}, ""},
+	} {
+		if got := configPath(fs, tt.args); got != tt.want {
+			t.Errorf("configPath(%q) = %q, want %q", tt.args, got, tt.want)
+		}
+	}
+}

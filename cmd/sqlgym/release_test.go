@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -100,6 +101,34 @@ func TestVersionNamesTheCommit(t *testing.T) {
 		want := regexp.MustCompile(`^sqlgym \S+ \(commit ` + strings.TrimSpace(string(head)) + `\)\n$`)
 		if err != nil || !want.Match(out) {
 			t.Errorf("sqlgym %s: %q, %v; want it to name commit %s", arg, out, err, head)
+		}
+	}
+}
+
+// TestBuildVersion checks where the version and commit come from: the
+// ldflags first, then a tagged module version and the VCS revision Go
+// stamped, then the commit a pseudo-version names, else devVersion.
+func TestBuildVersion(t *testing.T) {
+	vcs := func(rev, modified string) []debug.BuildSetting {
+		return []debug.BuildSetting{{Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: modified}}
+	}
+	for _, tt := range []struct {
+		ldVersion, ldCommit string
+		info                *debug.BuildInfo
+		ver, rev            string
+		dirty               bool
+	}{
+		{"v1.2.3", "abc", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("def", "true")}, "v1.2.3", "abc", false},
+		{"", "", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("def", "true")}, devVersion, "def", true},
+		{"", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}}, "v1.4.0", "", false},
+		{"", "", &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261206201113-e1395bf0e939"}}, devVersion, "e1395bf0e939", false},
+		{"", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.4.1-0.20261206201113-e1395bf0e939+dirty"}, Settings: vcs("e1395bf0e9395bb0dd3eef4c51ea38aa6bc3958f", "true")},
+			devVersion, "e1395bf0e9395bb0dd3eef4c51ea38aa6bc3958f", true},
+		{"", "", nil, devVersion, "", false},
+	} {
+		ver, rev, dirty := buildVersion(tt.ldVersion, tt.ldCommit, tt.info)
+		if ver != tt.ver || rev != tt.rev || dirty != tt.dirty {
+			t.Errorf("buildVersion(%q, %q, %+v) = %q, %q, %v; want %q, %q, %v", tt.ldVersion, tt.ldCommit, tt.info, ver, rev, dirty, tt.ver, tt.rev, tt.dirty)
 		}
 	}
 }

@@ -31,7 +31,7 @@ func init() {
 
 // pseudoVersion matches the version Go makes up from a commit that has no
 // tag: v0.0.0-20261206201113-e1395bf0e939.
-var pseudoVersion = regexp.MustCompile(`-(\d+\.)?\d{14}-[0-9a-f]{12}`)
+var pseudoVersion = regexp.MustCompile(`-(\d+\.)?\d{14}-([0-9a-f]{12})`)
 
 // buildVersion is the version and commit of a build: those set by
 // -ldflags where given; else a tagged module version (go install
@@ -51,10 +51,8 @@ func buildVersion(ldVersion, ldCommit string, info *debug.BuildInfo) (ver, rev s
 				dirty = s.Value == "true"
 			}
 		}
-		if rev == "" && pseudoVersion.MatchString(info.Main.Version) {
-			// go install ...@COMMIT: the module version names the commit
-			m := regexp.MustCompile(`[0-9a-f]{12}`).FindAllString(info.Main.Version, -1)
-			rev = m[len(m)-1]
+		if m := pseudoVersion.FindStringSubmatch(info.Main.Version); rev == "" && m != nil {
+			rev = m[2] // go install ...@COMMIT: the module version names the commit
 		}
 	}
 	if ver == "" {
