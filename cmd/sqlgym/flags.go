@@ -15,13 +15,26 @@ import (
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("sqlgym "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { printHelp(fs, name) }
+	fs.Usage = func() { printHelp(fs, name, false) }
+	registerConfig(fs)
 	return fs
 }
 
-// parseFlags reads SQLGYM_* environment variables into fs, then the
-// command line, which wins. A bad value names where it came from.
+// parseFlags reads the --config file into fs, then SQLGYM_* environment
+// variables, then the command line: each wins over the ones before it,
+// and all over the defaults. A bad value names where it came from.
+// --help-all prints every flag, where -h leaves some out.
 func parseFlags(fs *flag.FlagSet, args []string) error {
+	registerConfig(fs)
+	if wantsHelpAll(args) {
+		printHelp(fs, commandName(fs), true)
+		return flag.ErrHelp
+	}
+	if path := configPath(fs, args); path != "" {
+		if err := applyConfig(fs, path); err != nil {
+			return usageError{commandName(fs) + ": " + err.Error()}
+		}
+	}
 	var errs []error
 	fs.VisitAll(func(f *flag.Flag) {
 		key := envName(f.Name)
@@ -50,7 +63,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	}
 	fs.VisitAll(func(f *flag.Flag) {
 		if l, ok := f.Value.(*listFlag); ok {
-			l.fromEnv = true // values so far came from the environment
+			l.fromEnv = true // values so far came from the environment or the config file
 		}
 	})
 	if err := parseQuietly(fs, args); err != nil {
@@ -72,8 +85,9 @@ func envName(flagName string) string {
 }
 
 // listFlag is a repeatable flag. From the environment it takes a
-// comma-separated list; on the command line each use adds one value, and
-// the first use replaces what the environment gave.
+// comma-separated list, from a config file a YAML list; on the command
+// line each use adds one value, and the first use replaces what the
+// environment or the config file gave.
 type listFlag struct {
 	values  []string
 	fromEnv bool

@@ -9,23 +9,62 @@ import (
 	"github.com/agnivade/levenshtein"
 )
 
-// printHelp is a subcommand's -h: what it does, an example, then its flags.
-func printHelp(fs *flag.FlagSet, name string) {
+// printHelp is a subcommand's -h: what it does, an example, then its
+// flags; all of them with --help-all, else those most users set where
+// the command has such a list (serve).
+func printHelp(fs *flag.FlagSet, name string, all bool) {
 	w := fs.Output()
+	only := essentialFlags(name)
+	if all {
+		only = nil
+	}
 	c, ok := lookupCommand(name)
 	if ok {
 		fmt.Fprintf(w, "sqlgym %s: %s\n\nexample:\n", name, c.short)
 		for _, ex := range c.examples {
 			fmt.Fprintf(w, "  %s\n", ex)
 		}
-		fmt.Fprintln(w, "\nflags (each also an SQLGYM_* environment variable):")
+		if only != nil {
+			fmt.Fprintf(w, "\nthe flags most deployments set, %d of %d ('sqlgym %s --help-all' lists them all), "+
+				"each also an SQLGYM_* environment variable and a --config key:\n", len(only), countFlags(fs), name)
+		} else {
+			fmt.Fprintln(w, "\nflags (each also an SQLGYM_* environment variable and a --config key):")
+		}
 	}
 	var skip func(flagGroup) bool
 	if u := fs.Lookup("url"); name == "repl" && u != nil && u.Value.String() != "" {
 		fmt.Fprintln(w, "\n(with --url the in-process server's flags do not apply and are left out; repl -h without --url lists them)")
 		skip = func(g flagGroup) bool { return g.inProcess }
 	}
-	printFlags(w, fs, helpGroups(name), skip)
+	printFlags(w, fs, helpGroups(name), skip, only)
+	if only != nil {
+		fmt.Fprintf(w, "\n%d more flags (bounds under load, pools, caches, transport timeouts, the value index's tuning): "+
+			"'sqlgym %s --help-all' lists every flag.\n", countFlags(fs)-len(only), name)
+	}
+}
+
+// wantsHelpAll says whether the command line asks for --help-all.
+func wantsHelpAll(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--help-all" || a == "-help-all" {
+			return true
+		}
+	}
+	return false
+}
+
+// countFlags is the number of fs's flags, the deprecated names left out.
+func countFlags(fs *flag.FlagSet) int {
+	n := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		if !isAlias(f) {
+			n++
+		}
+	})
+	return n
 }
 
 // lookupCommand finds a command by its name, or by its first word ("log verify").

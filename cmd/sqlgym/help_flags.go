@@ -11,11 +11,12 @@ import (
 // printFlags writes fs's flags as -h shows them, each as --name, the
 // deprecated aliases left out: under the headings of groups when given
 // (a flag in none of them under "Other"), else in one list. skip names
-// groups left out.
-func printFlags(w io.Writer, fs *flag.FlagSet, groups []flagGroup, skip func(flagGroup) bool) {
+// groups left out; only, when not nil, the flags shown.
+func printFlags(w io.Writer, fs *flag.FlagSet, groups []flagGroup, skip func(flagGroup) bool, only map[string]bool) {
+	shown := func(name string) bool { return only == nil || only[name] }
 	if len(groups) == 0 {
 		fs.VisitAll(func(f *flag.Flag) {
-			if !isAlias(f) {
+			if !isAlias(f) && shown(f.Name) {
 				printFlag(w, f)
 			}
 		})
@@ -29,11 +30,17 @@ func printFlags(w io.Writer, fs *flag.FlagSet, groups []flagGroup, skip func(fla
 		if skip != nil && skip(g) {
 			continue
 		}
-		printGroup(w, fs, g.title, g.flags)
+		var names []string
+		for _, name := range g.flags {
+			if shown(name) {
+				names = append(names, name)
+			}
+		}
+		printGroup(w, fs, g.title, names)
 	}
 	var rest []string
 	fs.VisitAll(func(f *flag.Flag) {
-		if !placed[f.Name] && !isAlias(f) {
+		if !placed[f.Name] && !isAlias(f) && shown(f.Name) {
 			rest = append(rest, f.Name)
 		}
 	})

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -79,4 +81,61 @@ func TestHelpNamesImportTargets(t *testing.T) {
 		}
 	}
 	t.Fatalf("help lists no import line:\n%s", stdout)
+}
+
+// helpFlags are the flag names a help text lists.
+func helpFlags(help string) []string {
+	var names []string
+	for _, m := range regexp.MustCompile(`(?m)^  --([a-z0-9-]+)`).FindAllStringSubmatch(help, -1) {
+		names = append(names, m[1])
+	}
+	return names
+}
+
+// TestServeHelpIsShort checks that serve -h lists the flags most
+// deployments set, 25 to 35 of them, under headings, and says that
+// --help-all lists the rest; and that --help-all lists every flag of
+// serve, each once, none under "Other".
+func TestServeHelpIsShort(t *testing.T) {
+	_, short, err := sqlgym(t, "serve", "-h")
+	if !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("serve -h: %v", err)
+	}
+	_, all, err := sqlgym(t, "serve", "--help-all")
+	if !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("serve --help-all: %v", err)
+	}
+	fs, _ := newServeFlags(io.Discard)
+	total := countFlags(fs)
+	shortFlags, allFlags := helpFlags(short), helpFlags(all)
+	if n := len(shortFlags); n < 25 || n > 35 || n != len(serveEssentials) {
+		t.Errorf("serve -h lists %d flags, want the %d of serveEssentials, 25 to 35", n, len(serveEssentials))
+	}
+	if !strings.Contains(short, "'sqlgym serve --help-all' lists them all") ||
+		!strings.Contains(short, fmt.Sprintf("\n%d more flags", total-len(shortFlags))) {
+		t.Errorf("serve -h does not point to --help-all:\n%s", short)
+	}
+	for _, name := range serveEssentials {
+		if fs.Lookup(name) == nil {
+			t.Errorf("serveEssentials names --%s, which serve does not have", name)
+		}
+	}
+	seen := map[string]bool{}
+	for _, name := range allFlags {
+		if seen[name] {
+			t.Errorf("serve --help-all lists --%s twice", name)
+		}
+		seen[name] = true
+	}
+	fs.VisitAll(func(f *flag.Flag) {
+		if !isAlias(f) && !seen[f.Name] {
+			t.Errorf("serve --help-all leaves out --%s", f.Name)
+		}
+	})
+	if len(allFlags) != total || strings.Contains(all, "\nOther:\n") || strings.Contains(all, "more flags") {
+		t.Errorf("serve --help-all lists %d flags of %d:\n%s", len(allFlags), total, all)
+	}
+	if _, mcp, _ := sqlgym(t, "mcp", "-h"); len(helpFlags(mcp)) < 40 {
+		t.Errorf("mcp -h lists %d flags: only serve's -h is shortened", len(helpFlags(mcp)))
+	}
 }

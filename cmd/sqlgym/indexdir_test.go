@@ -73,13 +73,19 @@ func TestServeRefusesValueIndexDirInsideDataset(t *testing.T) {
 // arrives.
 func serveInProcess(t *testing.T, args ...string) (string, *binserver.LockedBuffer, context.CancelFunc, <-chan error) {
 	t.Helper()
+	return runInProcess(t, append([]string{"serve", "--addr", "127.0.0.1:0", "--log-format", "json"}, args...))
+}
+
+// runInProcess is serveInProcess with the whole command line given.
+func runInProcess(t *testing.T, args []string) (string, *binserver.LockedBuffer, context.CancelFunc, <-chan error) {
+	t.Helper()
 	clearAuthEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &signalWriter{ready: make(chan struct{}), want: "/v1/ws\n"}
 	var stderr binserver.LockedBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--log-format", "json"}, args...), out, &stderr)
+		done <- run(ctx, args, out, &stderr)
 	}()
 	select {
 	case <-out.ready:

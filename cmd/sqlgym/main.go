@@ -11,7 +11,9 @@
 //	sqlgym log       check the trajectory log (log verify)
 //	sqlgym schemas   the wire protocol's JSON Schemas
 //
-// Run "sqlgym help" for the list, "sqlgym CMD -h" for a command's flags.
+// Run "sqlgym help" for the list, "sqlgym CMD -h" for a command's flags
+// ("sqlgym CMD --help-all" for every one), and docs/configuration.md for
+// the config file.
 package main
 
 import (
@@ -24,10 +26,6 @@ import (
 	"os/signal"
 	"syscall"
 )
-
-// version is the server version; release builds set it with
-// -ldflags "-X main.version=v1.2.3".
-var version = "0.1.0-dev"
 
 // command is one subcommand.
 type command struct {
@@ -82,7 +80,7 @@ func commands() []command {
 			"sqlgym log verify --data-dir sqlgym-data"}},
 		{"schemas", "print the wire protocol's JSON Schemas (NAME, --list), or write them all to --out DIR", runSchemas, []string{
 			"sqlgym schemas --list", "sqlgym schemas episode.step.result", "sqlgym schemas --out ./sqlgym-schemas"}},
-		{"version", "print the version", runVersion, []string{"sqlgym version"}},
+		{"version", "print the version and the commit it was built from", runVersion, []string{"sqlgym version"}},
 	}
 }
 
@@ -152,10 +150,7 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.short)
 	}
-	fmt.Fprintln(w, "\nsqlgym --version prints the version. Every flag can also be set by an SQLGYM_* environment variable (--max-turns: SQLGYM_MAX_TURNS).")
-}
-
-func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) error {
-	fmt.Fprintln(stdout, "sqlgym", version)
-	return nil
+	fmt.Fprintln(w, "\nsqlgym --version prints the version and commit. Every flag can also be set by an SQLGYM_* environment variable "+
+		"(--max-turns: SQLGYM_MAX_TURNS) or in a YAML file given as --config FILE (max-turns: 6); the command line wins, then the "+
+		"environment, then the file. sqlgym CMD --help-all lists every flag of CMD.")
 }

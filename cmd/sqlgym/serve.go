@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -49,6 +50,36 @@ type serverOpts struct {
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, f := newServeFlags(stderr)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := f.server.check(); err != nil {
+		return err
+	}
+	if err := f.server.conns.check(); err != nil {
+		return err
+	}
+	if f.server.openenvSessions < 1 {
+		return usageError{"--max-openenv-sessions must be >= 1"}
+	}
+	if err := f.server.mcp.check(); err != nil {
+		return err
+	}
+	log, err := newLogger(f.logFormat, f.logLevel, stderr)
+	if err != nil {
+		return err
+	}
+	defer log.Sync()
+	if err := checkExposure(f.addr, f.server.token, f.insecure, log); err != nil {
+		return err
+	}
+	f.server.conns.exposed(f.addr, f.server.token, log)
+	return withProfile(&f.profile, func() error { return serve(ctx, f, log, stdout) })
+}
+
+// newServeFlags is serve's flag set, and the flags it sets.
+func newServeFlags(stderr io.Writer) (*flag.FlagSet, *serveFlags) {
 	fs := newFlagSet("serve", stderr)
 	var f serveFlags
 	f.stack.register(fs)
@@ -75,31 +106,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&f.logFormat, "log-format", "console", "log format: json or console")
 	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	f.profile.register(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := f.server.check(); err != nil {
-		return err
-	}
-	if err := f.server.conns.check(); err != nil {
-		return err
-	}
-	if f.server.openenvSessions < 1 {
-		return usageError{"--max-openenv-sessions must be >= 1"}
-	}
-	if err := f.server.mcp.check(); err != nil {
-		return err
-	}
-	log, err := newLogger(f.logFormat, f.logLevel, stderr)
-	if err != nil {
-		return err
-	}
-	defer log.Sync()
-	if err := checkExposure(f.addr, f.server.token, f.insecure, log); err != nil {
-		return err
-	}
-	f.server.conns.exposed(f.addr, f.server.token, log)
-	return withProfile(&f.profile, func() error { return serve(ctx, &f, log, stdout) })
+	return fs, &f
 }
 
 func (o *serverOpts) check() error {

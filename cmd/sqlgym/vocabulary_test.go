@@ -145,7 +145,7 @@ func TestRolloutReportsDamage(t *testing.T) {
 func TestVersionFlag(t *testing.T) {
 	for _, arg := range []string{"--version", "-version", "version"} {
 		stdout, _, err := sqlgym(t, arg)
-		if err != nil || stdout != "sqlgym "+version+"\n" {
+		if err != nil || stdout != versionLine()+"\n" || !strings.HasPrefix(stdout, "sqlgym "+version+" (commit ") {
 			t.Errorf("sqlgym %s: %q, %v", arg, stdout, err)
 		}
 	}

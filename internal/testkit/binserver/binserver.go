@@ -25,16 +25,30 @@ import (
 // Build builds cmd/sqlgym into a temporary directory and returns its path.
 func Build(tb testing.TB) string {
 	tb.Helper()
+	return BuildIn(tb, ModuleRoot(tb))
+}
+
+// ModuleRoot is the folder of this module's go.mod.
+func ModuleRoot(tb testing.TB) string {
+	tb.Helper()
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
 		tb.Fatalf("go env GOMOD: %v", err)
 	}
-	root := filepath.Dir(strings.TrimSpace(string(out)))
+	return filepath.Dir(strings.TrimSpace(string(out)))
+}
+
+// BuildIn builds cmd/sqlgym of the module at root, with more go build
+// flags (-ldflags, -buildvcs), into a temporary directory and returns
+// its path.
+func BuildIn(tb testing.TB, root string, flags ...string) string {
+	tb.Helper()
 	bin := filepath.Join(tb.TempDir(), "sqlgym")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/sqlgym")
+	args := append(append([]string{"build"}, flags...), "-o", bin, "./cmd/sqlgym")
+	build := exec.Command("go", args...)
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
-		tb.Fatalf("go build: %v\n%s", err, out)
+		tb.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return bin
 }

@@ -107,8 +107,9 @@ func TestReadmeGoVersion(t *testing.T) {
 
 // TestReadmeOpensWithTheQuickStart checks the README's order for a new
 // user: the two set-up commands (serve the demo, run the tests) in the
-// first code block, then a quick start as the first section, before the
-// reference (the flag table of serve).
+// first code block, then how to install the binary (go install) and a
+// quick start as the first sections, before the reference (the flag
+// table of serve).
 func TestReadmeOpensWithTheQuickStart(t *testing.T) {
 	readme := read(t, filepath.Join(root, "README.md"))
 	first := regexp.MustCompile("(?s)```sh\n(.*?)```").FindStringSubmatch(readme)
@@ -116,8 +117,14 @@ func TestReadmeOpensWithTheQuickStart(t *testing.T) {
 		t.Fatalf("the README's first code block is not the two set-up commands: %q", first)
 	}
 	sections := regexp.MustCompile(`(?m)^## (.+)$`).FindAllStringSubmatch(readme, -1)
-	if len(sections) == 0 || sections[0][1] != "Quick start" {
-		t.Fatalf("the README's first section is %v, want Quick start", sections[:min(len(sections), 1)])
+	if len(sections) < 2 || sections[0][1] != "Install" || sections[1][1] != "Quick start" {
+		t.Fatalf("the README's first sections are %v, want Install and Quick start", sections[:min(len(sections), 2)])
+	}
+	install := readme[strings.Index(readme, "## Install"):strings.Index(readme, "## Quick start")]
+	for _, want := range []string{"go install github.com/sqlgym/sqlgym/cmd/sqlgym@latest", "go build -o sqlgym ./cmd/sqlgym", "C compiler"} {
+		if !strings.Contains(install, want) {
+			t.Errorf("the README's Install section does not say %q", want)
+		}
 	}
 	if qs, table := strings.Index(readme, "## Quick start"), strings.Index(readme, "| `--addr` |"); table >= 0 && table < qs {
 		t.Error("the flag table of serve comes before the quick start")
