@@ -237,3 +237,30 @@ func healthcheck(t *testing.T, s string) *v1.HealthConfig {
 	h.Test = slices.Concat([]string{"CMD"}, jsonArray(t, "HEALTHCHECK CMD", cmd))
 	return h
 }
+
+// TestComposeRunsTheImage checks that compose.yaml runs the image as it
+// is: its health check, its volume and port, PostgreSQL as the store, and
+// sqlgym started once PostgreSQL is healthy.
+func TestComposeRunsTheImage(t *testing.T) {
+	b, err := os.ReadFile("../../compose.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	compose := string(b)
+	c := imageConfig("dev")
+	test, _ := json.Marshal(c.Healthcheck.Test)
+	hostPort, _, _ := strings.Cut(port, "/")
+	for _, want := range []string{
+		"test: " + strings.ReplaceAll(string(test), `","`, `", "`),
+		"- sqlgym-data:" + dataDir,
+		`- "` + hostPort + ":" + hostPort + `"`,
+		"SQLGYM_TRAJECTORIES: postgres://",
+		"SQLGYM_TOKEN: ${SQLGYM_TOKEN:?",
+		"condition: service_healthy",
+		`test: ["CMD", "pg_isready"`,
+	} {
+		if !strings.Contains(compose, want) {
+			t.Errorf("compose.yaml has no %q", want)
+		}
+	}
+}
