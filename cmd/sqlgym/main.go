@@ -10,6 +10,7 @@
 //	sqlgym replay    re-run recorded episodes; rescore, export: reuse them
 //	sqlgym log       check the trajectory log (log verify)
 //	sqlgym schemas   the wire protocol's JSON Schemas
+//	sqlgym healthcheck  a server's /healthz probed (a container's HEALTHCHECK)
 //
 // Run "sqlgym help" for the list, "sqlgym CMD -h" for a command's flags
 // ("sqlgym CMD --help-all" for every one), and docs/configuration.md for
@@ -80,6 +81,8 @@ func commands() []command {
 			"sqlgym log verify --data-dir sqlgym-data"}},
 		{"schemas", "print the wire protocol's JSON Schemas (NAME, --list), or write them all to --out DIR", runSchemas, []string{
 			"sqlgym schemas --list", "sqlgym schemas episode.step.result", "sqlgym schemas --out ./sqlgym-schemas"}},
+		{"healthcheck", "exit 0 when a server's /healthz answers 200, 1 otherwise (the container image's HEALTHCHECK)", runHealthcheck, []string{
+			"sqlgym healthcheck --addr 0.0.0.0:8765", "sqlgym healthcheck --url http://sqlgym:8765/healthz --timeout 3s"}},
 		{"version", "print the version and the commit it was built from", runVersion, []string{"sqlgym version"}},
 	}
 }

@@ -51,6 +51,7 @@ var allowed = map[string][]string{
 	"episodes/export": {mod + "episodes/trajlog", mod + "schemas", mod + "tools"},
 	"internal/repl": {mod + "episodes/client", mod + "episodes/trajlog", mod + "episodes/trajlog/filelog", mod + "env/sqltext", mod + "schemas",
 		mod + "internal/atomicfile", "github.com/peterh/liner", "github.com/mattn/go-runewidth", "golang.org/x/term"},
+	"internal/imagebuild": {"github.com/google/go-containerregistry"},
 	"internal/atomicfile": {},
 	"internal/fairshare":  {},
 	"internal/jsonscan":   {},
