@@ -13,7 +13,8 @@ type Shares struct {
 	Max int
 	// Reserve is how many of Max a statement that is not a first one may
 	// not take: they are kept for the first statements of databases
-	// running nothing and of holders running nothing on theirs.
+	// running nothing, and of holders running nothing on theirs while a
+	// group holds several on the server.
 	Reserve int
 	// PerDB bounds the statements running at once on one database.
 	PerDB int
@@ -34,22 +35,24 @@ type Sayings struct {
 // Admission decides which statements of one server's databases may run.
 // A database runs at most PerDB statements at once, and the server Max.
 // A statement that is not a first one (of a database running nothing, or
-// of a holder running nothing on its database) may run only while more
-// than Reserve of the server's Max are free; and a holder already
-// running a statement on a database may take another only while more
-// than HolderReserve of that database's PerDB are free. So runaway statements (a GRPO group of
-// sleeping submits) on a few databases leave room for every other
-// database's first statement, and on one database for every other
-// episode group's. It is safe for concurrent use.
+// of a holder running nothing on its database while another holder runs
+// several on the server) may run only while more than Reserve of the server's Max are
+// free; and a holder already running a statement on a database may take
+// another only while more than HolderReserve of that database's PerDB
+// are free. So runaway statements (a GRPO group of sleeping submits) on
+// a few databases leave room for every other database's first
+// statement, and on one database for every other episode's. It is safe
+// for concurrent use.
 type Admission struct {
 	shares Shares
 	say    Sayings
 
-	mu      sync.Mutex
-	inUse   int
-	waiting int // statements waiting for a turn
-	byDB    map[string]*dbUse
-	changed chan struct{} // closed, and replaced, when a statement ends
+	mu       sync.Mutex
+	inUse    int
+	waiting  int // statements waiting for a turn
+	byDB     map[string]*dbUse
+	byHolder map[string]int // statements running by holder, on every database
+	changed  chan struct{}  // closed, and replaced, when a statement ends
 }
 
 // dbUse is what runs on one database: statements, and by holder.
@@ -61,7 +64,7 @@ type dbUse struct {
 // NewAdmission returns the admission of one server with shares s, whose
 // waits are explained in the words of say.
 func NewAdmission(s Shares, say Sayings) *Admission {
-	return &Admission{shares: s, say: say, byDB: map[string]*dbUse{}, changed: make(chan struct{})}
+	return &Admission{shares: s, say: say, byDB: map[string]*dbUse{}, byHolder: map[string]int{}, changed: make(chan struct{})}
 }
 
 // Acquire waits until a statement of holder on db may run, or ctx ends;
@@ -108,7 +111,12 @@ func (a *Admission) blocked(db, holder string) string {
 	if u != nil {
 		n, h = u.n, u.byHolder[holder]
 	}
-	first := n == 0 || (holder != "" && h == 0)
+	// A first statement: of a database running nothing, or of a holder
+	// running nothing on its database while some holder runs several on
+	// the server (a group taking more than one turn). Ungrouped episodes
+	// each hold one, so a flood of them is not let into the reserve one
+	// by one.
+	first := n == 0 || (holder != "" && h == 0 && a.topHolder() > 1)
 	switch {
 	case n >= s.PerDB:
 		return fmt.Sprintf(a.say.DB, s.PerDB)
@@ -122,6 +130,15 @@ func (a *Admission) blocked(db, holder string) string {
 	return ""
 }
 
+// topHolder is the most statements one holder runs on the server.
+func (a *Admission) topHolder() int {
+	most := 0
+	for _, k := range a.byHolder {
+		most = max(most, k)
+	}
+	return most
+}
+
 // take counts a statement of holder on db as running.
 func (a *Admission) take(db, holder string) {
 	a.inUse++
@@ -133,6 +150,7 @@ func (a *Admission) take(db, holder string) {
 	u.n++
 	if holder != "" {
 		u.byHolder[holder]++
+		a.byHolder[holder]++
 	}
 }
 
@@ -159,6 +177,9 @@ func (a *Admission) Release(db, holder string) {
 	if holder != "" {
 		if u.byHolder[holder]--; u.byHolder[holder] == 0 {
 			delete(u.byHolder, holder)
+		}
+		if a.byHolder[holder]--; a.byHolder[holder] == 0 {
+			delete(a.byHolder, holder)
 		}
 	}
 	if u.n == 0 {

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -81,4 +82,22 @@ func TestAdmissionWaits(t *testing.T) {
 	if running, waiting := a.Counts(); running != 1 || waiting != 0 {
 		t.Errorf("counts = %d, %d; want 1, 0", running, waiting)
 	}
+}
+
+// Ungrouped episodes each hold one statement: a flood of them on two
+// databases stops at the reserve, as the statements of no holder do,
+// and the reserve is left for other databases' first statements.
+func TestAdmissionUngroupedFloodLeavesTheReserve(t *testing.T) {
+	a := NewAdmission(Shares{Max: 16, Reserve: 4, PerDB: 24, HolderReserve: 6}, testSayings)
+	admitted := 0
+	for i := range 32 {
+		db := []string{"a", "b"}[i%2]
+		if a.TryAcquire(db, fmt.Sprintf("episode:%d", i)) {
+			admitted++
+		}
+	}
+	if admitted != 12 {
+		t.Errorf("a flood of ungrouped episodes got %d of 16, want 12: the reserve of 4 kept", admitted)
+	}
+	take(t, a, "c", "episode:honest", 1)
 }

@@ -96,12 +96,14 @@ func (h *hostiles) tags(ctx context.Context) {
 	}
 	frame := []byte(`{"jsonrpc":"2.0","id":1,"method":"episode.reset","params":{"tags":{"pad":"` +
 		strings.Repeat("t", 3500<<10) + `"}}}`)
-	for range 20 {
-		if ws.WriteMessage(websocket.TextMessage, frame) != nil {
+	for i := range 20 {
+		if err := ws.WriteMessage(websocket.TextMessage, frame); err != nil {
+			h.t.Logf("the oversized tags stopped after %d resets: write: %v", i, err)
 			return
 		}
 		var resp schemas.Response
 		if _, reply, err := ws.ReadMessage(); err != nil || json.Unmarshal(reply, &resp) != nil {
+			h.t.Logf("the oversized tags stopped after %d resets: read: %v", i, err)
 			return
 		}
 		if resp.Error == nil || resp.Error.Code != schemas.CodeInvalidParams {
