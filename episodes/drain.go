@@ -18,6 +18,11 @@ func (m *Manager) LiveEpisodes() int {
 	return len(m.live)
 }
 
+// DrainError is the error a reset gets once Drain was called (kind
+// Draining), or nil: a surface that would undo something before its
+// reset (end the episode a session holds) asks first.
+func (m *Manager) DrainError() error { return m.refuseDraining() }
+
 // refuseDraining is the error of a reset once Drain was called, or nil.
 func (m *Manager) refuseDraining() error {
 	if !m.draining.Load() {
