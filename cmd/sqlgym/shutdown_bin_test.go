@@ -52,6 +52,16 @@ func failing(r transport.Readiness, name string) (string, bool) {
 	return "", false
 }
 
+// hasCheck reports whether checks has one named name.
+func hasCheck(checks []transport.CheckResult, name string) bool {
+	for _, c := range checks {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // TestSIGTERMDrains: a real server told to stop answers /readyz 503 at
 // once while /livez and /healthz stay 200, refuses a new episode with
 // -32006 (and OpenEnv's reset with 503), keeps stepping the episode a
