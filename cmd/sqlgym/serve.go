@@ -157,6 +157,7 @@ func banner(datasets, addr string, token bool, judging string) string {
 	fmt.Fprintf(&b, "  JSON-RPC over HTTP  POST http://%s/v1/rpc\n", addr)
 	fmt.Fprintf(&b, "  MCP (Streamable)    POST http://%s/mcp\n", addr)
 	fmt.Fprintf(&b, "  health              GET  http://%s/healthz\n", addr)
+	fmt.Fprintf(&b, "  readiness           GET  http://%s/readyz\n", addr)
 	fmt.Fprintf(&b, "  metrics             GET  http://%s/metrics\n", addr)
 	fmt.Fprintf(&b, "  OpenEnv base_url    http://%s%s\n", addr, openenvPrefix)
 	fmt.Fprintf(&b, "  web console         GET  http://%s/ui/\n", addr)
