@@ -48,6 +48,10 @@ type serverOpts struct {
 	openenvSessions int
 	mcp             mcpFlags
 	ready           readyFlags
+	// drain has a stopping server serve its live episodes until they end
+	// or the grace passes (sqlgym serve); without it (the loopback
+	// servers of repl and bench, whose one client has gone) it stops at once.
+	drain bool
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -139,6 +143,7 @@ func replyDelay(d time.Duration) time.Duration {
 
 func serve(ctx context.Context, f *serveFlags, log *zap.Logger, stdout io.Writer) error {
 	listen := func() (net.Listener, error) { return net.Listen("tcp", f.addr) }
+	f.server.drain = true
 	return runServer(ctx, &f.stack, f.server, log, listen, func(st *serveStack, ln net.Listener) {
 		fmt.Fprint(stdout, banner(datasetNames(st.Datasets), ln.Addr().String(), f.server.token != "", st.judging))
 	})
@@ -220,7 +225,7 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	go live.Run(expiry, tick.C)
-	go dr.run(ctx, mgr, srv, o.grace, log)
+	go dr.run(ctx, mgr, srv, o, log)
 	ready(st, ln)
 	log.Info("serving", zap.String("addr", ln.Addr().String()), zap.Int("datasets", len(st.Datasets)))
 	err = srv.ServeGrace(serving, ln, dr.rest)

@@ -37,19 +37,23 @@ func newDrainer(ctx context.Context) *drainer {
 }
 
 // run waits for ctx to end, drains mgr and srv, and ends the serving
-// context once no episode is live or grace has passed.
-func (d *drainer) run(ctx context.Context, mgr *episodes.Manager, srv *transport.Server, grace time.Duration, log *zap.Logger) {
+// context once no episode is live or the grace has passed (at once
+// without o.drain).
+func (d *drainer) run(ctx context.Context, mgr *episodes.Manager, srv *transport.Server, o serverOpts, log *zap.Logger) {
 	defer d.stop()
 	select {
 	case <-ctx.Done():
 	case <-d.serving.Done():
 		return
 	}
-	d.end = time.Now().Add(grace)
+	d.end = time.Now().Add(o.grace)
 	srv.Drain()
 	mgr.Drain()
+	if !o.drain {
+		return
+	}
 	log.Info("draining: new episodes refused, live episodes served until they end or the grace passes",
-		zap.Int("live", mgr.LiveEpisodes()), zap.Duration("grace", grace))
+		zap.Int("live", mgr.LiveEpisodes()), zap.Duration("grace", o.grace))
 	waitLive(mgr, d.end)
 }
 
