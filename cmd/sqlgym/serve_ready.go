@@ -40,18 +40,24 @@ type pinger interface {
 }
 
 // readyChecks are the checks of GET /readyz over st: the trajectory store
-// when it is a server's (PostgreSQL), each engine server a database is
-// open on (PostgreSQL, MySQL/MariaDB), and each SQLite dataset's files.
-func readyChecks(st *serveStack, r readyFlags) transport.ReadyConfig {
+// when it is a server's (PostgreSQL), the engine servers a database is
+// open on (PostgreSQL, MySQL/MariaDB: one query each) when a dataset is
+// in their dialect, and each SQLite dataset's files. engines holds the
+// server engines st's catalog was built with.
+func readyChecks(st *serveStack, engines *engineFlags, r readyFlags) transport.ReadyConfig {
 	cfg := transport.ReadyConfig{Interval: r.interval, Timeout: r.timeout}
 	if p, ok := st.Recorder.(pinger); ok {
 		cfg.Checks = append(cfg.Checks, transport.Check{Name: "trajectories", Probe: p.Ping})
 	}
-	if pg := st.Postgres; pg != nil {
+	dialects := map[env.Dialect]bool{}
+	for _, ds := range st.Datasets {
+		dialects[ds.Dialect] = true
+	}
+	if pg := engines.built; pg != nil && dialects[env.Postgres] {
 		cfg.Checks = append(cfg.Checks, transport.Check{Name: "engine:postgres",
 			Probe: func(ctx context.Context) error { _, err := pg.Capacity(ctx); return err }})
 	}
-	if my := st.MySQL; my != nil {
+	if my := engines.mysql.built; my != nil && dialects[env.MySQL] {
 		cfg.Checks = append(cfg.Checks, transport.Check{Name: "engine:mysql",
 			Probe: func(ctx context.Context) error { _, err := my.Capacity(ctx); return err }})
 	}
