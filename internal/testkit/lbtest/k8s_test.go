@@ -14,10 +14,11 @@ import (
 	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 )
 
-// recordSeconds is what serve takes past --shutdown-grace to record the
-// episodes still live (cmd/sqlgym's recordBudget): a pod's termination
-// grace must cover both.
-const recordSeconds = 10
+// recordSeconds is what serve may take past --shutdown-grace: the last
+// second its running steps get, and 10 s to record the episodes still
+// live (cmd/sqlgym's recordBudget); a pod's termination grace must cover
+// the grace and these.
+const recordSeconds = 11
 
 // probe is a Kubernetes HTTP probe.
 type probe struct {
@@ -56,7 +57,7 @@ type manifest struct {
 				} `yaml:"containers"`
 			} `yaml:"spec"`
 		} `yaml:"template"`
-		ServiceSelector map[string]string `yaml:"-"` // a Service's spec.selector, read from Raw
+		ServiceSelector map[string]string `yaml:"-"` // a Service's spec.selector: a plain mapping, read apart
 		Ports           []struct {
 			Port       int    `yaml:"port"`
 			TargetPort string `yaml:"targetPort"`
