@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/episodes/client"
+	"github.com/sqlgym/sqlgym/episodes/trajlog"
+	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
@@ -149,5 +151,45 @@ func TestReadyzNamesAGoneDatabase(t *testing.T) {
 	}
 	if code, _ := probe(t, p.HTTP()+"/livez"); code != http.StatusOK {
 		t.Fatalf("/livez: %d", code)
+	}
+}
+
+// TestGraceEndsLiveEpisodesAbandoned: an episode still live when the
+// drain's grace has passed is ended as abandoned and recorded in the
+// trajectory log, and the server stops.
+func TestGraceEndsLiveEpisodesAbandoned(t *testing.T) {
+	dir := t.TempDir()
+	p := binserver.Start(t, binserver.Build(t), "--data-dir", dir, "--shutdown-grace", "1s")
+	ctx := context.Background()
+	c, err := client.Dial(ctx, p.URL, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ep, err := c.Reset(ctx, schemas.ResetParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if !p.WaitLog("INFO\tstopped") {
+		t.Fatalf("the server did not stop after its grace\n%s", p.Stderr)
+	}
+	p.Kill() // gone by itself: waits for the exit, which frees the log's lock
+	log, err := filelog.Open(filelog.LogDir(dir), filelog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	var outcome string
+	err = log.Episodes(ctx, trajlog.Filter{}, func(r *trajlog.Record) error {
+		if r.EpisodeID == ep.EpisodeID {
+			outcome = r.Outcome
+		}
+		return nil
+	})
+	if err != nil || outcome != "abandoned" {
+		t.Fatalf("episode %s recorded with outcome %q (%v), want abandoned", ep.EpisodeID, outcome, err)
 	}
 }
