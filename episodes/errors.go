@@ -42,11 +42,15 @@ const (
 	// Capacity: a bound of the whole server is reached (live episodes,
 	// the bytes they keep); retry later, or close episodes.
 	Capacity
+	// Draining: the server is shutting down (Manager.Drain) and starts no
+	// new episode; its live episodes still take steps until it stops.
+	// Start the episode on another replica.
+	Draining
 )
 
 // kindText is each kind's text: the error of its sentinel, and the
 // first words of the messages of the episode's states (NotFound, Ended,
-// Busy, Capacity).
+// Busy, Capacity, Draining).
 var kindText = [...]string{
 	Internal:        "internal error",
 	InvalidArgument: "invalid argument",
@@ -55,6 +59,7 @@ var kindText = [...]string{
 	Ended:           "episode already ended",
 	Busy:            "episode busy",
 	Capacity:        "capacity reached",
+	Draining:        "server draining",
 }
 
 // Error returns the kind's text, so that a Kind is its own sentinel.

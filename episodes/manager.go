@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -156,6 +157,7 @@ type Manager struct {
 	specHash string          // reward.Hash of cfg.Reward, the spec of every episode that overrides none
 	kept     keptBytes       // bytes live episodes keep, within cfg.MaxLiveBytes
 	shares   *fairshare.Pool // the live episodes' rooms, cfg.MaxEpisodes, shared among clients (fair.go)
+	draining atomic.Bool     // set by Drain: resets are refused (drain.go)
 
 	mu     sync.Mutex          // guards live and recent
 	live   map[string]*session // episodes that have not ended

@@ -31,6 +31,9 @@ type ResetOptions struct {
 
 // ResetWith is Reset with the settings of o.
 func (m *Manager) ResetWith(ctx context.Context, p schemas.ResetParams, o ResetOptions) (*schemas.ResetResult, error) {
+	if err := m.refuseDraining(); err != nil {
+		return nil, err
+	}
 	task, ds, err := m.pickTask(p)
 	if err != nil {
 		return nil, err

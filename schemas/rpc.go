@@ -20,6 +20,7 @@ const (
 	CodeCapacity        = -32003 // max live episodes reached, or overloaded
 	CodeTaskNotFound    = -32004 // no such dataset or task
 	CodeEpisodeBusy     = -32005 // a step of the episode is still running
+	CodeDraining        = -32006 // the server is shutting down: no new episodes (extension)
 )
 
 // Request is one JSON-RPC 2.0 request. A request without an id is a

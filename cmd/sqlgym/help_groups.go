@@ -72,7 +72,7 @@ func helpGroups(cmd string) []flagGroup {
 		return []flagGroup{
 			{title: "Listening", flags: []string{"addr", "token", "insecure", "allowed-hosts", "allowed-origins",
 				"max-connections", "max-tcp-connections", "header-timeout", "idle-conn-timeout", "stall-timeout",
-				"reply-delay", "shutdown-grace", "console-max-live", "console-index-episodes",
+				"reply-delay", "shutdown-grace", "ready-interval", "ready-timeout", "console-max-live", "console-index-episodes",
 				"console-max-reports", "console-write-timeout", "console-login-failures"}},
 			groupDatasets, groupEngines, groupEpisodes, groupJudging, groupTools,
 			{title: "Limits", flags: []string{"max-frame-bytes", "max-batch", "max-reply-bytes", "max-conn-bytes",

@@ -47,6 +47,11 @@ type serverOpts struct {
 	// openenvSessions bounds the OpenEnv surface's sessions (0: its default).
 	openenvSessions int
 	mcp             mcpFlags
+	ready           readyFlags
+	// drain has a stopping server serve its live episodes until they end
+	// or the grace passes (sqlgym serve); without it (the loopback
+	// servers of repl and bench, whose one client has gone) it stops at once.
+	drain bool
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -64,6 +69,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError{"--max-openenv-sessions must be >= 1"}
 	}
 	if err := f.server.mcp.check(); err != nil {
+		return err
+	}
+	if err := f.server.ready.check(); err != nil {
 		return err
 	}
 	log, err := newLogger(f.logFormat, f.logLevel, stderr)
@@ -91,7 +99,8 @@ func newServeFlags(stderr io.Writer) (*flag.FlagSet, *serveFlags) {
 			"a reset past its client's share gets error -32003")
 	fs.DurationVar(&f.server.idleTimeout, "idle-timeout", episodes.DefaultIdleTimeout, "idle time after which an episode is abandoned")
 	bytesVar(fs, &f.server.frameBytes, "max-frame-bytes", transport.DefaultMaxFrameBytes, "largest WebSocket frame or HTTP body accepted")
-	fs.DurationVar(&f.server.grace, "shutdown-grace", 30*time.Second, "how long shutdown waits for running steps")
+	fs.DurationVar(&f.server.grace, "shutdown-grace", 30*time.Second,
+		"how long a server told to stop (SIGTERM) drains: it refuses new episodes and serves its live ones' steps until none is live or this passes; then the live ones end as abandoned, recorded")
 	fs.DurationVar(&f.server.replyDelay, "reply-delay", transport.DefaultReplyDelay,
 		"how long a reply may wait for those of the other requests its WebSocket is running, so that one write sends them together (0: never waits)")
 	fs.IntVar(&f.server.consoleLive, "console-max-live", console.DefaultMaxLiveSubscribers,
@@ -103,6 +112,7 @@ func newServeFlags(stderr io.Writer) (*flag.FlagSet, *serveFlags) {
 	f.server.conns.register(fs)
 	f.server.registerOpenEnv(fs)
 	f.server.mcp.register(fs)
+	f.server.ready.register(fs)
 	fs.StringVar(&f.logFormat, "log-format", "console", "log format: json or console")
 	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	f.profile.register(fs)
@@ -133,6 +143,7 @@ func replyDelay(d time.Duration) time.Duration {
 
 func serve(ctx context.Context, f *serveFlags, log *zap.Logger, stdout io.Writer) error {
 	listen := func() (net.Listener, error) { return net.Listen("tcp", f.addr) }
+	f.server.drain = true
 	return runServer(ctx, &f.stack, f.server, log, listen, func(st *serveStack, ln net.Listener) {
 		fmt.Fprint(stdout, banner(datasetNames(st.Datasets), ln.Addr().String(), f.server.token != "", st.judging))
 	})
@@ -151,6 +162,7 @@ func banner(datasets, addr string, token bool, judging string) string {
 	fmt.Fprintf(&b, "  JSON-RPC over HTTP  POST http://%s/v1/rpc\n", addr)
 	fmt.Fprintf(&b, "  MCP (Streamable)    POST http://%s/mcp\n", addr)
 	fmt.Fprintf(&b, "  health              GET  http://%s/healthz\n", addr)
+	fmt.Fprintf(&b, "  readiness           GET  http://%s/readyz\n", addr)
 	fmt.Fprintf(&b, "  metrics             GET  http://%s/metrics\n", addr)
 	fmt.Fprintf(&b, "  OpenEnv base_url    http://%s%s\n", addr, openenvPrefix)
 	fmt.Fprintf(&b, "  web console         GET  http://%s/ui/\n", addr)
@@ -161,8 +173,10 @@ func banner(datasets, addr string, token bool, judging string) string {
 
 // runServer builds the stack, its episode manager and server, listens,
 // calls ready once the listener is open, and serves until ctx ends; then
-// it lets running steps finish within the grace period and closes the
-// episodes still live.
+// it drains (shutdown.go): new episodes are refused and live ones served
+// until none is left or the grace period has passed; running steps
+// finish within what is left of it, and the episodes still live end as
+// abandoned and are recorded.
 func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger,
 	listen func() (net.Listener, error), ready func(*serveStack, net.Listener)) error {
 	s.tools.index.closeTimeout = o.grace
@@ -187,11 +201,15 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 		ReplyDelay: replyDelay(o.replyDelay),
 	}
 	o.conns.apply(&cfg)
-	mountOpenEnv(ctx, &cfg, mgr, o)
+	cfg.Ready = readyChecks(st, &s.engine, o.ready)
+	dr := newDrainer(ctx)
+	defer dr.stop()
+	serving := dr.serving // the surfaces serve on through the drain (shutdown.go)
+	mountOpenEnv(serving, &cfg, mgr, o)
 	mcpSrv := o.mcp.server(mgr, o.frameBytes, log)
 	cfg.Mounts = append(cfg.Mounts, transport.Mount{Prefix: "/mcp", Handler: mcpSrv.Handler()})
-	defer context.AfterFunc(ctx, func() { mcpSrv.Close(o.grace) })() // an HTTP shutdown leaves sessions' streams open
-	if m, ok, err := consoleMount(ctx, st, mgr, live, o, log); err != nil {
+	defer context.AfterFunc(serving, func() { mcpSrv.Close(dr.rest()) })() // an HTTP shutdown leaves sessions' streams open
+	if m, ok, err := consoleMount(serving, st, mgr, live, o, log); err != nil {
 		return err
 	} else if ok {
 		cfg.Mounts = append(cfg.Mounts, m)
@@ -207,14 +225,15 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	go live.Run(expiry, tick.C)
+	go dr.run(ctx, mgr, srv, o, log)
 	ready(st, ln)
 	log.Info("serving", zap.String("addr", ln.Addr().String()), zap.Int("datasets", len(st.Datasets)))
-	err = srv.Serve(ctx, ln, o.grace)
+	err = srv.ServeGrace(serving, ln, dr.rest)
 	stopExpiry()
 	<-done
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.grace)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordBudget)
 	defer cancel()
-	mgr.Shutdown(sctx)
+	mgr.Shutdown(sctx) // the episodes still live end as abandoned, recorded
 	log.Info("stopped")
 	return err
 }

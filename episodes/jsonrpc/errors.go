@@ -17,6 +17,7 @@ var kindCodes = [...]int{
 	episodes.Ended:           schemas.CodeEpisodeEnded,
 	episodes.Busy:            schemas.CodeEpisodeBusy,
 	episodes.Capacity:        schemas.CodeCapacity,
+	episodes.Draining:        schemas.CodeDraining,
 }
 
 // rpcError turns an error from the manager into the JSON-RPC error sent

@@ -29,6 +29,9 @@ func (a episodeAPI) reset(ctx context.Context, p schemas.ResetParams) (*schemas.
 	return a.m.Reset(ctx, p)
 }
 
+// draining is the error a reset would get from a draining server, or nil.
+func (a episodeAPI) draining() error { return a.m.DrainError() }
+
 // step is episode.step with one tool call: it waits for the episode's
 // earlier steps, as the native protocol's steps do.
 func (a episodeAPI) step(ctx context.Context, id string, act schemas.Action) (*schemas.StepResult, error) {

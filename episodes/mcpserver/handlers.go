@@ -53,6 +53,9 @@ func (s *Server) startEpisode(ctx context.Context, req *mcp.CallToolRequest) (*m
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	ctx = context.WithoutCancel(ctx) // as a native reset: a client gone mid-call does not undo it
+	if err := s.api.draining(); err != nil {
+		return failed(err), nil // before closePrevious: the session's episode stays live to finish
+	}
 	note, err := s.closePrevious(ctx, st.episode)
 	if err != nil {
 		return failed(err), nil

@@ -36,7 +36,7 @@ func invalid(msg string) *failure {
 
 // failureOf maps an error of the Manager (or of this package) to
 // OpenEnv's codes: malformed params are VALIDATION_ERROR (HTTP 422), a full
-// server CAPACITY_REACHED (503), an unknown, ended or busy episode
+// server CAPACITY_REACHED (503), a draining server EXECUTION_ERROR (503), an unknown, ended or busy episode
 // SESSION_ERROR (404, 409), anything else EXECUTION_ERROR (500).
 func failureOf(err error) *failure {
 	var f *failure
@@ -48,6 +48,8 @@ func failureOf(err error) *failure {
 		return invalid(err.Error())
 	case episodes.Capacity:
 		return &failure{Code: CodeCapacityReached, Status: http.StatusServiceUnavailable, Message: err.Error()}
+	case episodes.Draining: // not CAPACITY_REACHED: a session's restart would end its episode to make room
+		return &failure{Code: CodeExecution, Status: http.StatusServiceUnavailable, Message: err.Error()}
 	case episodes.NotFound:
 		return &failure{Code: CodeSession, Status: http.StatusNotFound, Message: err.Error()}
 	case episodes.Ended, episodes.Busy:

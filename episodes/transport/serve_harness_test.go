@@ -34,6 +34,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // Server.Serve on a TCP listener of its own.
 type served struct {
 	mgr  *episodes.Manager
+	srv  *transport.Server
 	reg  *prometheus.Registry
 	addr string // 127.0.0.1:PORT
 	http string // http://127.0.0.1:PORT
@@ -88,7 +89,7 @@ func serve(t *testing.T, cfg transport.ServerConfig) *served {
 		mgr.Shutdown(sctx)
 	})
 	addr := ln.Addr().String()
-	return &served{mgr: mgr, reg: cfg.Registry, addr: addr, http: "http://" + addr, ws: "ws://" + addr + "/v1/ws"}
+	return &served{mgr: mgr, srv: srv, reg: cfg.Registry, addr: addr, http: "http://" + addr, ws: "ws://" + addr + "/v1/ws"}
 }
 
 // dial connects a client, closed when the test ends.

@@ -73,6 +73,9 @@ type ServerConfig struct {
 	// Mounts are the other surfaces the server carries beside sqlgym/1
 	// (OpenEnv's, MCP's).
 	Mounts []Mount
+
+	// Ready is what GET /readyz checks (ready.go).
+	Ready ReadyConfig
 }
 
 // Mount is a surface served under Prefix (its path and every path below
@@ -153,7 +156,7 @@ func (c *ServerConfig) setDefaults() {
 }
 
 // Server serves the protocol over WebSocket (/v1/ws) and HTTP (/v1/rpc),
-// with /healthz and /metrics beside them.
+// with /healthz, /livez, /readyz and /metrics beside them.
 type Server struct {
 	cfg      ServerConfig
 	base     context.Context // steps run under it; cancelled by Close
@@ -164,6 +167,7 @@ type Server struct {
 	reading  *readBudget     // bytes of messages being received
 	workers  *workers        // the goroutines jobs run on
 	rooms    *fairshare.Pool // MaxConnections: WebSockets and HTTP requests being served, shared among clients (fair.go)
+	ready    *readiness      // GET /readyz (ready.go)
 
 	mu      sync.Mutex // guards conns and closing
 	conns   map[*wsConn]struct{}
@@ -181,6 +185,7 @@ func NewServer(ctx context.Context, cfg ServerConfig) *Server {
 	s.base, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	s.metrics = newMetrics(cfg.Registry)
 	s.guard = newGuard(&s.cfg)
+	s.ready = newReadiness(cfg.Ready, cfg.Registry)
 	countReading(cfg.Registry, s.reading.inUse)
 	s.upgrader = websocket.Upgrader{
 		// A write buffer is taken from the pool only while a reply is
@@ -201,6 +206,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /v1/ws", s.guarded(s.authorized(s.handleWS)))
 	mux.HandleFunc("POST /v1/rpc", s.guarded(s.authorized(jsonOnly(s.handleRPC))))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
+	mux.HandleFunc("GET /livez", serveLive)
+	mux.HandleFunc("GET /readyz", s.ready.serveReady)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.cfg.Registry, promhttp.HandlerOpts{}))
 	for _, m := range s.cfg.Mounts {
 		h := s.guarded(s.authorized(s.counted(m.Handler)))
@@ -399,6 +406,13 @@ func (s *Server) httpServer() *http.Server {
 // Serve serves on ln until ctx is done, then shuts down gracefully within
 // grace: the listener closes, sockets get a close frame, steps finish.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	return s.ServeGrace(ctx, ln, func() time.Duration { return grace })
+}
+
+// ServeGrace is Serve with the grace asked for when ctx ends: a server
+// that drained before it stops gives running steps what is left of its
+// grace.
+func (s *Server) ServeGrace(ctx context.Context, ln net.Listener, grace func() time.Duration) error {
 	hs := s.httpServer()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(s.Listener(ln)) }()
@@ -407,7 +421,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 		return err
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace())
 	defer cancel()
 	err := hs.Shutdown(sctx)
 	err = errors.Join(err, s.Close(sctx))

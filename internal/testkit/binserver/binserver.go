@@ -111,9 +111,17 @@ func (p *Process) HTTP() string {
 }
 
 // Kill sends SIGKILL and waits for the process to be gone; a process
-// already gone is left alone.
+// already gone is left alone. It reads the exit through done, never
+// Cmd.ProcessState, which the goroutine waiting for the process writes:
+// a server that stopped by itself (a drain's end) is no race.
 func (p *Process) Kill() {
-	if p.Cmd.ProcessState == nil && p.Cmd.Process.Signal(syscall.SIGKILL) == nil {
+	select {
+	case err := <-p.done:
+		p.done <- err // gone by itself: its exit stays for whoever waits
+		return
+	default:
+	}
+	if p.Cmd.Process.Signal(syscall.SIGKILL) == nil {
 		<-p.done
 	}
 }
