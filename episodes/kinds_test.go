@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/episodes"
-	"github.com/sqlgym/sqlgym/internal/fairshare"
+	"github.com/sqlgym/sqlgym/internal/base/fairshare"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/pgstore"
 	"github.com/sqlgym/sqlgym/episodes/transport"
-	"github.com/sqlgym/sqlgym/internal/console"
+	"github.com/sqlgym/sqlgym/internal/app/console"
 )
 
 // consoleMount is the web console sqlgym serve carries under /ui, over

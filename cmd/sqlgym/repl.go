@@ -11,7 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/episodes/transport"
-	"github.com/sqlgym/sqlgym/internal/repl"
+	"github.com/sqlgym/sqlgym/internal/app/repl"
 )
 
 // replFlags are the flags of sqlgym repl.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/sqltext"
-	"github.com/sqlgym/sqlgym/internal/repl"
+	"github.com/sqlgym/sqlgym/internal/app/repl"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"

@@ -11,9 +11,9 @@ import (
 	"path/filepath"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/console"
-	"github.com/sqlgym/sqlgym/internal/rollout"
-	"github.com/sqlgym/sqlgym/internal/rollout/report"
+	"github.com/sqlgym/sqlgym/internal/app/console"
+	"github.com/sqlgym/sqlgym/internal/app/rollout"
+	"github.com/sqlgym/sqlgym/internal/app/rollout/report"
 )
 
 // ReportFile is the machine-readable report in a rollout's --out folder.

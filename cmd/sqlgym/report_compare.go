@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/rollout"
-	"github.com/sqlgym/sqlgym/internal/rollout/report"
+	"github.com/sqlgym/sqlgym/internal/app/rollout"
+	"github.com/sqlgym/sqlgym/internal/app/rollout/report"
 )
 
 // compareFile is report.json under --compare.

@@ -17,7 +17,7 @@ import (
 	"github.com/sqlgym/sqlgym/env/valueindex"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/examples/rewards"
-	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/app/stack"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
