@@ -14,6 +14,7 @@ import (
 	"github.com/sqlgym/sqlgym/internal/app/console"
 	"github.com/sqlgym/sqlgym/internal/app/rollout"
 	"github.com/sqlgym/sqlgym/internal/app/rollout/report"
+	"github.com/sqlgym/sqlgym/reward/judge"
 )
 
 // ReportFile is the machine-readable report in a rollout's --out folder.
@@ -129,7 +130,7 @@ func (f *reportFlags) reportOptions(ctx context.Context) (report.Options, func()
 	}
 	cat, _, jdg := f.stack.engines(nil)
 	o.Voter = &rollout.Voter{Catalog: cat, Datasets: dss}
-	tr := &tableReader{catalog: cat, datasets: dss, judge: jdg}
+	tr := &judge.Again{Catalog: cat, Datasets: dss, Judge: jdg}
 	o.Tables, o.Golds = tr, tr
 	return o, func() { cat.Close() }, nil
 }
@@ -251,7 +252,7 @@ func (rs *rolloutSetup) report(ctx context.Context, f *rolloutFlags, stdout io.W
 	if err != nil {
 		return err
 	}
-	tr := &tableReader{catalog: rs.catalog, datasets: rs.datasets, judge: rs.judge}
+	tr := &judge.Again{Catalog: rs.catalog, Datasets: rs.datasets, Judge: rs.judge}
 	o := report.Options{Voter: &rollout.Voter{Catalog: rs.catalog, Datasets: rs.datasets}, Tables: tr, Golds: tr, Usage: usage}
 	flt := trajlog.Filter{Tags: map[string]string{rollout.TagRun: f.run}}
 	if err := writeReports(ctx, rs.reader, flt, o, "", f.out, stdout); err != nil {

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/sqlgym/sqlgym/env"
+	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -43,68 +43,53 @@ type Row struct {
 }
 
 // DatasetGolds finds tasks in the datasets the server loaded and runs
-// their SQL through the catalog's databases.
+// their gold and a submission as the judge runs them (judge.Sides).
 type DatasetGolds struct {
 	Catalog  *env.Catalog
 	Datasets []*env.Dataset
-	Limits   env.Limits // a zero Timeout or MaxRows takes 30s and 200 rows
+	Judge    *judge.Judge // the server's judge; nil runs under the judge's defaults
 }
 
-// Compare runs the task's gold and predSQL.
+// Compare runs the task's gold and predSQL under the episode's spec.
 func (g *DatasetGolds) Compare(ctx context.Context, t *schemas.Trajectory, predSQL string) (*Comparison, error) {
-	ds, task := g.find(t.Task)
-	if task == nil {
+	ds, task, ok := env.FindTask(g.Datasets, t.Task.Dataset, t.Task.TaskID)
+	if !ok {
 		return nil, fmt.Errorf("the task %q of dataset %q is not among the datasets this console loaded", t.Task.TaskID, t.Task.Dataset)
 	}
 	db, err := g.Catalog.DB(ctx, ds, task.DBID)
 	if err != nil {
 		return nil, fmt.Errorf("opening database %s: %w", task.DBID, err)
 	}
-	lim := g.Limits
-	if lim.Timeout <= 0 {
-		lim.Timeout = 30 * time.Second
+	j := g.Judge
+	if j == nil {
+		j = judge.New(judge.Config{})
 	}
-	if lim.MaxRows <= 0 {
-		lim.MaxRows = 200
+	s, err := j.Sides(ctx, db, task, predSQL, t.RewardSpec)
+	if err != nil {
+		return nil, err
 	}
 	c := &Comparison{GoldSQL: task.GoldSQL}
-	if task.GoldSQL != "" {
-		c.Gold, c.GoldError = run(ctx, db, task.GoldSQL, lim)
-	} else {
-		c.Gold = tableOf(&env.ResultSet{Rows: task.GoldRows})
-	}
-	if strings.TrimSpace(predSQL) != "" {
-		c.Pred, c.PredError = run(ctx, db, predSQL, lim)
-	}
+	c.Gold, c.GoldError = sideTable(s.Gold)
+	c.Pred, c.PredError = sideTable(s.Pred)
 	if c.Gold != nil && c.Pred != nil {
 		markDiffering(c.Gold, c.Pred)
 	}
 	return c, nil
 }
 
-func (g *DatasetGolds) find(v schemas.TaskView) (*env.Dataset, *env.Task) {
-	for _, ds := range g.Datasets {
-		if ds.Name != v.Dataset {
-			continue
-		}
-		if t, ok := ds.Task(v.TaskID); ok {
-			return ds, t
-		}
+// sideTable is one side of the judge's comparison as text, or the error
+// it got; nil and "" when it did not run.
+func sideTable(s judge.Side) (*Table, string) {
+	var qe *env.QueryError
+	switch {
+	case errors.As(s.Err, &qe):
+		return nil, qe.Error()
+	case s.Err != nil:
+		return nil, s.Err.Error()
+	case s.Result == nil:
+		return nil, ""
 	}
-	return nil, nil
-}
-
-// run runs sql and returns its result as text, or the error it got.
-func run(ctx context.Context, db env.DB, sql string, lim env.Limits) (*Table, string) {
-	rs, err := db.Query(ctx, sql, lim)
-	if err != nil {
-		var qe *env.QueryError
-		if errors.As(err, &qe) {
-			return nil, qe.Error()
-		}
-		return nil, err.Error()
-	}
-	return tableOf(rs), ""
+	return tableOf(s.Result), ""
 }
 
 func tableOf(rs *env.ResultSet) *Table {
