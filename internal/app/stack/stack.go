@@ -1,8 +1,8 @@
 // Package stack builds what sqlgym serve runs: the datasets (the embedded
 // demo when none is given), the engines' catalog, the tools' runner, the
 // judge, the reward spec and the trajectory recorder, and from them the
-// episode Manager's config. cmd/sqlgym and the test kits build through it,
-// so the wiring is written once.
+// episode Manager's config, in one order (Build). cmd/sqlgym and the test
+// kits build through it, so the wiring is written once.
 package stack
 
 import (
@@ -13,6 +13,7 @@ import (
 	"github.com/sqlgym/sqlgym/env/mysql"
 	"github.com/sqlgym/sqlgym/env/postgres"
 	"github.com/sqlgym/sqlgym/env/sqlite"
+	"github.com/sqlgym/sqlgym/env/valueindex"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/examples/demo"
@@ -72,13 +73,20 @@ type Stack struct {
 	// RewardPreset resolves a preset's name for a reset's reward
 	// (episodes.Config.RewardPreset); nil refuses every name.
 	RewardPreset func(name string) (schemas.RewardSpec, error)
-	Recorder     trajlog.Writer // where episodes are recorded; nil until the caller opens one
+	Recorder     trajlog.Writer    // where episodes are recorded; nil until the caller opens one
+	Values       *valueindex.Store // the value index search_values reads; nil when none
 }
 
 // New builds a stack over datasets with the engines c bounds, paying by
-// the default reward spec and recording to rec.
+// the default reward spec and recording to rec: Build with no steps that
+// can fail.
 func New(c EngineConfig, rec trajlog.Writer, datasets ...*env.Dataset) *Stack {
-	return &Stack{Engines: NewEngines(c), Datasets: datasets, Reward: schemas.DefaultRewardSpec(), Recorder: rec}
+	st, err := Build(context.Background(), Plan{Datasets: datasets, Engines: c})
+	if err != nil {
+		panic(err) // no step of this plan can fail
+	}
+	st.Recorder = rec
+	return st
 }
 
 // Config is the Manager's config over the stack; the caller adds its
@@ -88,12 +96,19 @@ func (s *Stack) Config() episodes.Config {
 		Reward: s.Reward, RewardPreset: s.RewardPreset, Recorder: s.Recorder}
 }
 
-// Close closes the recorder, when there is one, then the catalog and its
-// engines.
+// Close stops the value index's builds, when there is one, closes the
+// recorder, when there is one, then the catalog and its engines (the
+// databases the index's builds read).
 func (s *Stack) Close() error {
 	var err error
-	if s.Recorder != nil {
-		err = s.Recorder.Close()
+	if s.Values != nil {
+		err = s.Values.Close()
 	}
-	return errors.Join(err, s.Catalog.Close())
+	if s.Recorder != nil {
+		err = errors.Join(err, s.Recorder.Close())
+	}
+	if s.Catalog != nil {
+		err = errors.Join(err, s.Catalog.Close())
+	}
+	return err
 }
