@@ -61,7 +61,7 @@ var allowed = map[string][]string{
 	"internal/app/rollout": {mod + "env", mod + "episodes", mod + "episodes/client", mod + "episodes/trajlog",
 		mod + "internal/app/rollout/report", mod + "schemas", mod + "tools", "github.com/cenkalti/backoff/v5",
 		"golang.org/x/sync/errgroup"},
-	"internal/app/stack": {mod + "env", mod + "env/valueindex", mod + "env/mysql", mod + "env/postgres", mod + "env/sqlite", mod + "episodes", mod + "episodes/trajlog",
+	"internal/app/stack": {mod + "env", mod + "env/valueindex", "go.uber.org/zap", "golang.org/x/sync/errgroup", mod + "env/mysql", mod + "env/postgres", mod + "env/sqlite", mod + "episodes", mod + "episodes/trajlog",
 		mod + "examples/demo", mod + "reward/judge", mod + "schemas", mod + "tools"},
 	"internal/app/console": {mod + "internal/base/fairshare", mod + "env", mod + "reward/judge", mod + "env/sqltext", mod + "episodes", mod + "episodes/trajlog", mod + "episodes/trajlog/pgstore", mod + "internal/base/jsonscan",
 		mod + "internal/base/atomicfile", mod + "internal/app/rollout", mod + "internal/app/rollout/report", mod + "schemas", "go.uber.org/zap", "golang.org/x/time/rate", "github.com/hashicorp/golang-lru/v2"},
