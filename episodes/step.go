@@ -28,11 +28,6 @@ func (s *session) step(ctx context.Context, p *schemas.StepParams) (schemas.Step
 	if s.isEnded() {
 		return schemas.StepResult{}, nil, stateErrorf(Ended, "%s", s.id)
 	}
-	if p.Action.Message != nil {
-		if err := CheckMessage(&p.Action); err != nil {
-			return schemas.StepResult{}, nil, err
-		}
-	}
 	var f stepFacts
 	if err := s.play(env.WithHolder(ctx, s.holder), p, &f); err != nil {
 		return schemas.StepResult{}, nil, err
