@@ -2,7 +2,7 @@
 # sqlgym's container image: the episode server on the embedded demo (or
 # the datasets --dataset/SQLGYM_DATASET names), as a non-root user, with
 # /data as its volume. scripts/image assembles the same image without
-# Docker (internal/imagebuild); internal/imagebuild/dockerfile_test.go
+# Docker (internal/app/imagebuild); internal/app/imagebuild/dockerfile_test.go
 # holds the final stage below and that image to the same settings.
 #
 #   docker build -t sqlgym .
@@ -31,7 +31,7 @@ ARG VERSION=dev
 LABEL org.opencontainers.image.title="sqlgym" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.source="https://github.com/sqlgym/sqlgym"
-COPY internal/imagebuild/rootfs/etc/passwd internal/imagebuild/rootfs/etc/group /etc/
+COPY internal/app/imagebuild/rootfs/etc/passwd internal/app/imagebuild/rootfs/etc/group /etc/
 # /usr/local/bin/sqlgym, /etc/ssl/certs/ca-certificates.crt, /tmp (1777)
 COPY --from=build /out/root/ /
 # /data, the sqlgym user's

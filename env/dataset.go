@@ -61,3 +61,17 @@ func (d *Dataset) Draw(seed int64) *Task {
 // DBKey names the database db_id of the dataset among every served
 // dataset's: "dataset/db_id". The judge caches gold results under it.
 func (d *Dataset) DBKey(dbID string) string { return d.Name + "/" + dbID }
+
+// FindTask returns the task taskID of the dataset named name among
+// datasets, or false when none of them holds it.
+func FindTask(datasets []*Dataset, name, taskID string) (*Dataset, *Task, bool) {
+	for _, d := range datasets {
+		if d.Name != name {
+			continue
+		}
+		if t, ok := d.Task(taskID); ok {
+			return d, t, true
+		}
+	}
+	return nil, nil, false
+}

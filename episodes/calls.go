@@ -127,7 +127,7 @@ func (s *session) runCalls(ctx context.Context, t *turnIn) error {
 			c.notRun(fmt.Sprintf("a turn runs at most %d calls (the server's --max-calls-per-turn), and this reply holds %d.",
 				s.maxCalls, len(t.calls)))
 		case c.perr != nil:
-			c.ran, c.kind, c.eff = true, reward.TurnFormatError, effect{err: c.perr}
+			c.ran, c.kind, c.eff = true, reward.TurnFormatError, effect{Result: tools.Result{Error: c.perr}}
 		default:
 			start := s.deps.now()
 			kind, eff, err := s.run(ctx, c.c)
@@ -145,7 +145,7 @@ func (s *session) runCalls(ctx context.Context, t *turnIn) error {
 
 // notRun answers a call that did not run, saying why.
 func (c *call) notRun(why string) {
-	c.eff = effect{content: "Not run: " + why, err: &schemas.ToolError{Code: schemas.ErrCodeNotRun, Message: why}}
+	c.eff = effect{Result: tools.Result{Content: "Not run: " + why, Error: &schemas.ToolError{Code: schemas.ErrCodeNotRun, Message: why}}}
 }
 
 // last is the last call that ran; nil for a turn with no call.
@@ -197,7 +197,7 @@ func (s *session) pay(t *turnIn, fin *reward.Final) (map[string]float64, float64
 // content, or every call's in order.
 func (s *session) messages(t *turnIn, outcome string, left int) string {
 	if len(t.calls) == 0 {
-		return s.observation(&effect{err: t.perr}, 0, outcome, left)
+		return s.observation(&effect{Result: tools.Result{Error: t.perr}}, 0, outcome, left)
 	}
 	for i := range t.calls {
 		c := &t.calls[i]
@@ -205,9 +205,9 @@ func (s *session) messages(t *turnIn, outcome string, left int) string {
 			c.content = s.observation(&c.eff, t.extra, outcome, left)
 			break
 		}
-		c.content = c.eff.content
-		if c.eff.err != nil && c.content == "" {
-			c.content = "Error: " + c.eff.err.Message
+		c.content = c.eff.Content
+		if c.eff.Error != nil && c.content == "" {
+			c.content = "Error: " + c.eff.Error.Message
 		}
 	}
 	if len(t.calls) == 1 {
@@ -241,7 +241,7 @@ func (t *turnIn) toolMessages() []schemas.ToolMessage {
 func (t *turnIn) infos() []schemas.CallInfo {
 	out := make([]schemas.CallInfo, len(t.calls))
 	for i, c := range t.calls {
-		out[i] = schemas.CallInfo{ID: c.id, Tool: c.c.Name, Error: c.eff.err, Result: c.eff.result, RewardComponents: c.comps}
+		out[i] = schemas.CallInfo{ID: c.id, Tool: c.c.Name, Error: c.eff.Error, Result: c.eff.Info, RewardComponents: c.comps}
 	}
 	return out
 }
@@ -251,7 +251,7 @@ func (t *turnIn) records() []schemas.CallRecord {
 	out := make([]schemas.CallRecord, len(t.calls))
 	for i, c := range t.calls {
 		out[i] = schemas.CallRecord{ID: c.id, Tool: c.c.Name, Arguments: decodedArgs(c.c.Arguments),
-			Observation: c.content, Error: c.eff.err, ResultMeta: c.eff.meta, RewardComponents: c.comps, ElapsedMS: c.elapsed}
+			Observation: c.content, Error: c.eff.Error, ResultMeta: c.eff.Meta, RewardComponents: c.comps, ElapsedMS: c.elapsed}
 	}
 	return out
 }

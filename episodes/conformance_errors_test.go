@@ -11,7 +11,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/sqlgym/sqlgym/episodes"
-	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/app/stack"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

@@ -33,8 +33,8 @@ func (f *stepFacts) result() schemas.StepResult {
 		Reward:      f.reward,
 		Terminated:  f.outcome != "" && f.outcome != schemas.OutcomeNoSubmit,
 		Truncated:   f.outcome == schemas.OutcomeNoSubmit,
-		Info: schemas.StepInfo{Turn: f.turn, TurnsLeft: f.left, Tool: f.tool(), Error: f.last.eff.err,
-			Result: f.last.eff.result, RewardComponents: f.comps, Outcome: f.outcome, Judge: f.last.eff.judge},
+		Info: schemas.StepInfo{Turn: f.turn, TurnsLeft: f.left, Tool: f.tool(), Error: f.last.eff.Error,
+			Result: f.last.eff.Info, RewardComponents: f.comps, Outcome: f.outcome, Judge: f.last.eff.judge},
 	}
 	if f.t.listed && len(f.t.calls) > 0 {
 		res.Observations, res.Info.Calls = f.t.toolMessages(), f.t.infos()
@@ -46,7 +46,7 @@ func (f *stepFacts) result() schemas.StepResult {
 func (f *stepFacts) record(now time.Time) schemas.StepRecord {
 	rec := schemas.StepRecord{
 		Turn: f.turn, Action: f.p.Action, Tool: f.tool(), Arguments: f.arguments(), Usage: f.p.Usage,
-		Observation: f.content, Error: f.last.eff.err, ResultMeta: f.last.eff.meta, Reward: f.reward,
+		Observation: f.content, Error: f.last.eff.Error, ResultMeta: f.last.eff.Meta, Reward: f.reward,
 		RewardComponents: f.comps, Outcome: f.outcome, ElapsedMS: schemas.Milliseconds(now.Sub(f.start)), At: now,
 		Content: f.t.content, FinishReason: f.p.FinishReason, Judge: f.last.eff.judge,
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/episodes/transport"
-	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/app/stack"
 	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"

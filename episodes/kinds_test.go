@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/episodes"
-	"github.com/sqlgym/sqlgym/internal/fairshare"
+	"github.com/sqlgym/sqlgym/internal/base/fairshare"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -96,20 +96,24 @@ func TestBusyInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := h.mgr.Enqueue(r.EpisodeID) // its turn (it would run)
+	p := schemas.StepParams{EpisodeID: r.EpisodeID, Action: execSQL("SELECT 1")}
+	first, err := h.mgr.Enqueue(&p) // its turn (it would run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := h.mgr.Enqueue(r.EpisodeID) // waits
+	second, err := h.mgr.Enqueue(&p) // waits
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = h.mgr.Enqueue(r.EpisodeID)
+	_, err = h.mgr.Enqueue(&p)
 	checkKind(t, "third step", err, episodes.Busy)
 	if !strings.Contains(fmt.Sprint(err), "already has 1 steps waiting") {
 		t.Errorf("busy: %v, want the count of steps waiting", err)
 	}
-	p := schemas.StepParams{EpisodeID: r.EpisodeID, Action: execSQL("SELECT 1")}
+	bad := p // malformed: refused for what it is, before it asks for a place in the full queue
+	bad.FinishReason = strings.Repeat("x", schemas.MaxFinishReasonBytes+1)
+	_, err = h.mgr.Enqueue(&bad)
+	checkKind(t, "malformed step", err, episodes.InvalidArgument)
 	for i, st := range []*episodes.StepTicket{first, second} {
 		if res, err := h.mgr.StepQueued(context.Background(), st, p); err != nil || res.Info.Turn != i+1 {
 			t.Fatalf("queued step %d: %+v, %v", i+1, res, err)

@@ -15,10 +15,17 @@ type StepTicket struct {
 	t ticket
 }
 
-// Enqueue takes a place for a step of the episode, to be run with
-// StepQueued (or given up with Abandon). It fails at once with an error
-// of kind NotFound, Ended or Busy.
-func (m *Manager) Enqueue(episodeID string) (*StepTicket, error) {
+// Enqueue checks a step's params (the one check of them, for every
+// surface: InvalidArgument names what was wrong, and tool arguments
+// given as none or null become {}) and takes a place for the step of
+// the episode p.EpisodeID, to be run with StepQueued on the same params
+// (or given up with Abandon). It fails at once with an error of kind
+// InvalidArgument, NotFound, Ended or Busy.
+func (m *Manager) Enqueue(p *schemas.StepParams) (*StepTicket, error) {
+	if err := checkStep(p); err != nil {
+		return nil, err
+	}
+	episodeID := p.EpisodeID
 	s, err := m.find(episodeID)
 	if err != nil {
 		return nil, err
@@ -39,10 +46,10 @@ func (m *Manager) Enqueue(episodeID string) (*StepTicket, error) {
 // run. p carries everything episode.step's params carry: the action, and
 // the usage and finish reason recorded with the step (the usage also
 // counted for the reward's length term). A step whose params are
-// malformed (CheckStepParams, CheckMessage) is an InvalidArgument, runs
-// nothing and costs no turn.
+// malformed (Enqueue) is an InvalidArgument, runs nothing and costs no
+// turn.
 func (m *Manager) Step(ctx context.Context, p schemas.StepParams) (*schemas.StepResult, error) {
-	st, err := m.Enqueue(p.EpisodeID)
+	st, err := m.Enqueue(&p)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +57,7 @@ func (m *Manager) Step(ctx context.Context, p schemas.StepParams) (*schemas.Step
 }
 
 // StepQueued is Step with its place in the queue already taken by
-// Enqueue (p.EpisodeID is then the ticket's): a transport takes the place
+// Enqueue, on the params Enqueue checked: a transport takes the place
 // when the request arrives, so that steps of one episode run in the order
 // they arrived. It gives the place up however it ends.
 func (m *Manager) StepQueued(ctx context.Context, st *StepTicket, p schemas.StepParams) (*schemas.StepResult, error) {
@@ -58,9 +65,6 @@ func (m *Manager) StepQueued(ctx context.Context, st *StepTicket, p schemas.Step
 		return nil, err
 	}
 	defer st.t.release()
-	if err := CheckStepParams(&p); err != nil {
-		return nil, err
-	}
 	m.metrics.stepsRunning.Inc()
 	defer m.metrics.stepsRunning.Dec()
 	defer func() { st.s.lastActive.Store(m.now().UnixNano()) }() // the idle clock runs from the step's end

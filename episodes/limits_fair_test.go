@@ -13,7 +13,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/transport"
-	"github.com/sqlgym/sqlgym/internal/fairshare"
+	"github.com/sqlgym/sqlgym/internal/base/fairshare"
 	"github.com/sqlgym/sqlgym/internal/testkit/metricstest"
 	"github.com/sqlgym/sqlgym/internal/testkit/peer"
 	"github.com/sqlgym/sqlgym/schemas"

@@ -15,7 +15,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/fairshare"
+	"github.com/sqlgym/sqlgym/internal/base/fairshare"
 	"github.com/sqlgym/sqlgym/reward"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"

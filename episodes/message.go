@@ -7,14 +7,14 @@ import (
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
-// CheckMessage checks an action that carries an assistant message: no
+// checkMessage checks an action that carries an assistant message: no
 // tool, arguments or text beside it, role "assistant", every call of type
 // "function" (or none given) with arguments that are a JSON string, an
 // object or null, no two calls with the same id, and at most
 // MaxMessageCalls calls. What the model put in a call (a tool that does
 // not exist, arguments that are not JSON) is not checked here: that
 // call fails, as an observation. The error is of kind InvalidArgument.
-func CheckMessage(a *schemas.Action) error {
+func checkMessage(a *schemas.Action) error {
 	m := a.Message
 	switch {
 	case a.Tool != "" || a.Text != nil || len(a.Arguments) > 0:

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/app/stack"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"

@@ -10,7 +10,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/sqlgym/sqlgym/episodes/transport"
-	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/app/stack"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )

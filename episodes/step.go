@@ -13,12 +13,9 @@ import (
 
 // effect is what running one call did, before the reward is paid.
 type effect struct {
-	content string
-	err     *schemas.ToolError
-	result  *schemas.ResultInfo
-	meta    *schemas.ResultMeta
-	final   *reward.Final      // set by submit
-	judge   *schemas.JudgeInfo // set by submit
+	tools.Result                    // the observation's text, the call's error, execute_sql's info and meta
+	final        *reward.Final      // set by submit
+	judge        *schemas.JudgeInfo // set by submit
 }
 
 // step runs one action of the episode: every call it holds, in order.
@@ -27,11 +24,6 @@ type effect struct {
 func (s *session) step(ctx context.Context, p *schemas.StepParams) (schemas.StepResult, *schemas.Trajectory, error) {
 	if s.isEnded() {
 		return schemas.StepResult{}, nil, stateErrorf(Ended, "%s", s.id)
-	}
-	if p.Action.Message != nil {
-		if err := CheckMessage(&p.Action); err != nil {
-			return schemas.StepResult{}, nil, err
-		}
 	}
 	var f stepFacts
 	if err := s.play(env.WithHolder(ctx, s.holder), p, &f); err != nil {
@@ -57,7 +49,7 @@ func (s *session) play(ctx context.Context, p *schemas.StepParams, f *stepFacts)
 	}
 	f.last = f.t.last()
 	if f.last == nil {
-		f.last = &call{eff: effect{err: f.t.perr}}
+		f.last = &call{eff: effect{Result: tools.Result{Error: f.t.perr}}}
 	}
 	fin := f.last.eff.final
 	if fin != nil {
@@ -80,9 +72,9 @@ func (s *session) play(ctx context.Context, p *schemas.StepParams, f *stepFacts)
 // its error), a note on ignored calls, and the turns left or why the
 // episode ended.
 func (s *session) observation(eff *effect, extra int, outcome string, left int) string {
-	content := eff.content
-	if eff.err != nil && content == "" {
-		content = "Error: " + eff.err.Message
+	content := eff.Content
+	if eff.Error != nil && content == "" {
+		content = "Error: " + eff.Error.Message
 	}
 	if extra > 0 {
 		content += "\n" + tools.ExtraCallsNote(extra)
@@ -102,7 +94,7 @@ func (s *session) run(ctx context.Context, call tools.Call) (reward.Turn, effect
 	if terr != nil {
 		// An unknown tool or arguments that do not fit its schema: the
 		// call is malformed, which the reward treats as a format error.
-		return reward.TurnFormatError, effect{err: terr}, nil
+		return reward.TurnFormatError, effect{Result: tools.Result{Error: terr}}, nil
 	}
 	key := inv.Key()
 	repeat := s.seen[key]
@@ -118,7 +110,7 @@ func (s *session) run(ctx context.Context, call tools.Call) (reward.Turn, effect
 	switch {
 	case err != nil:
 		return 0, eff, err
-	case eff.err != nil && eff.final == nil:
+	case eff.Error != nil && eff.final == nil:
 		return reward.TurnToolError, eff, nil
 	case repeat:
 		return reward.TurnRepeat, eff, nil
@@ -140,15 +132,15 @@ func (s *session) submit(ctx context.Context, sql string) (effect, error) {
 	eff := effect{final: finalOf(v), judge: v.Info()}
 	msg := ""
 	if v.PredErr != nil {
-		eff.err = toolError(v.PredErr)
+		eff.Error = toolError(v.PredErr)
 		msg = v.PredErr.Message
 	}
 	if v.Pred != nil {
-		eff.meta = tools.Meta(v.Pred)
+		eff.Meta = tools.Meta(v.Pred)
 	}
-	eff.content = tools.SubmitText(v.Outcome, msg)
+	eff.Content = tools.SubmitText(v.Outcome, msg)
 	if v.Outcome == schemas.OutcomeCorrect && v.NoTableRead && s.spec.Final.RequiresTableRead {
-		eff.content = tools.NoTableReadText
+		eff.Content = tools.NoTableReadText
 	}
 	return eff, nil
 }
@@ -160,6 +152,6 @@ func finalOf(v judge.Verdict) *reward.Final {
 }
 
 func fromResult(r tools.Result) effect {
-	// execute_sql reads at most the rows it shows: its meta is its info's
-	return effect{content: r.Content, err: r.Error, result: r.Info, meta: r.Meta}
+	r.Rows = nil // the step keeps no raw result: execute_sql's meta is its info's
+	return effect{Result: r}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/sqlgym/sqlgym/env/valueindex"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/examples/demo"
-	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/app/stack"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
 )

@@ -18,7 +18,7 @@ import (
 	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/transport"
-	"github.com/sqlgym/sqlgym/internal/bench"
+	"github.com/sqlgym/sqlgym/internal/app/bench"
 )
 
 // benchFlags are the flags of sqlgym bench.

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/internal/baseline"
-	"github.com/sqlgym/sqlgym/internal/bench"
+	"github.com/sqlgym/sqlgym/internal/app/baseline"
+	"github.com/sqlgym/sqlgym/internal/app/bench"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/tools"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sqlgym/sqlgym/internal/bench"
+	"github.com/sqlgym/sqlgym/internal/app/bench"
 	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 	"github.com/sqlgym/sqlgym/schemas"
 )

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/bench"
+	"github.com/sqlgym/sqlgym/internal/app/bench"
 )
 
 // TestBenchInProcess runs sqlgym bench with no --url, as a user would:

@@ -11,13 +11,12 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/pgstore"
 	"github.com/sqlgym/sqlgym/episodes/transport"
-	"github.com/sqlgym/sqlgym/internal/console"
+	"github.com/sqlgym/sqlgym/internal/app/console"
 )
 
 // consoleMount is the web console sqlgym serve carries under /ui, over
@@ -29,7 +28,7 @@ func consoleMount(ctx context.Context, st *serveStack, mgr *episodes.Manager, li
 		return transport.Mount{}, false, nil
 	}
 	cfg := console.Config{Store: consoleStore(ctx, rd, live, o.consoleIndex, log), Token: o.token, Logger: log, Live: live, Player: console.ManagerPlayer{M: mgr},
-		Golds: &console.DatasetGolds{Catalog: st.Catalog, Datasets: st.Datasets}}
+		Golds: &console.DatasetGolds{Catalog: st.Catalog, Datasets: st.Datasets, Judge: st.Judge}}
 	o.console.apply(&cfg)
 	c, err := console.New(cfg)
 	if err != nil {
@@ -112,12 +111,12 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	cfg := console.Config{Store: consoleStore(ctx, rd, nil, f.indexMax, log), Token: f.token, Logger: log, LoopbackOnly: true, MaxSessions: f.maxSessions}
 	f.bounds.apply(&cfg)
 	if len(f.stack.datasets.values) > 0 {
-		cat, dss, err := f.consoleDatasets(ctx)
+		golds, err := f.consoleGolds(ctx)
 		if err != nil {
 			return err
 		}
-		defer cat.Close()
-		cfg.Golds = &console.DatasetGolds{Catalog: cat, Datasets: dss}
+		defer golds.Catalog.Close()
+		cfg.Golds = golds
 	}
 	c, err := console.New(cfg)
 	if err != nil {
@@ -131,17 +130,19 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return serveConsole(ctx, ln, bounded(c, f.maxConns))
 }
 
-// consoleDatasets loads --dataset and the engines that run their golds.
-func (f *consoleFlags) consoleDatasets(ctx context.Context) (*env.Catalog, []*env.Dataset, error) {
+// consoleGolds loads the datasets --dataset names and opens their
+// engines, with the judge its stack flags configure (the server's), for
+// the episode page's gold beside its submission.
+func (f *consoleFlags) consoleGolds(ctx context.Context) (*console.DatasetGolds, error) {
 	if err := f.stack.engine.parse(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	dss, err := f.stack.loadDatasets(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	cat, _, _ := f.stack.engines(nil)
-	return cat, dss, nil
+	cat, _, j := f.stack.engines(nil)
+	return &console.DatasetGolds{Catalog: cat, Datasets: dss, Judge: j}, nil
 }
 
 // serveConsole serves h on ln until ctx ends.

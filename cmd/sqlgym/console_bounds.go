@@ -4,7 +4,7 @@ import (
 	"flag"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/console"
+	"github.com/sqlgym/sqlgym/internal/app/console"
 )
 
 // consoleBounds are the web console's bounds on what a browser can make

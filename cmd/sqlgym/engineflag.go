@@ -17,7 +17,7 @@ import (
 	"github.com/sqlgym/sqlgym/env/mysql"
 	"github.com/sqlgym/sqlgym/env/postgres"
 	"github.com/sqlgym/sqlgym/env/sqlite"
-	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/app/stack"
 )
 
 // engineFlags say which datasets run on a PostgreSQL, MySQL or MariaDB
@@ -161,7 +161,7 @@ func (e *engineFlags) catalog(timeout time.Duration) *env.Catalog {
 	return e.build(e.config(sqlite.Config{}, timeout)).Catalog
 }
 
-// config is the engines' config of internal/stack: SQLite's sq and the
+// config is the engines' config of internal/app/stack: SQLite's sq and the
 // server engines within the flags' bounds, their statements' timeout
 // when none is given.
 func (e *engineFlags) config(sq sqlite.Config, timeout time.Duration) stack.EngineConfig {
@@ -169,7 +169,7 @@ func (e *engineFlags) config(sq sqlite.Config, timeout time.Duration) stack.Engi
 	return stack.EngineConfig{SQLite: sq, Postgres: &pg, MySQL: &my}
 }
 
-// build builds c's engines through internal/stack, as every server does,
+// build builds c's engines through internal/app/stack, as every server does,
 // and keeps its server engines for warnCapacity.
 func (e *engineFlags) build(c stack.EngineConfig) stack.Engines {
 	en := stack.NewEngines(c)

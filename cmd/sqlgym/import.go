@@ -15,7 +15,7 @@ import (
 	"github.com/sqlgym/sqlgym/env/mysql"
 	"github.com/sqlgym/sqlgym/env/postgres"
 	"github.com/sqlgym/sqlgym/env/sqlite"
-	"github.com/sqlgym/sqlgym/internal/dbimport"
+	"github.com/sqlgym/sqlgym/internal/app/dbimport"
 )
 
 // importFlags are the flags of sqlgym import.

@@ -8,7 +8,7 @@ import (
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/mysql"
 	"github.com/sqlgym/sqlgym/env/sqlite"
-	"github.com/sqlgym/sqlgym/internal/dbimport"
+	"github.com/sqlgym/sqlgym/internal/app/dbimport"
 )
 
 // importMySQL imports ds into the MySQL or MariaDB server f.dsn names,

@@ -10,7 +10,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env/mysql"
 	"github.com/sqlgym/sqlgym/episodes/client"
-	"github.com/sqlgym/sqlgym/internal/dbimport"
+	"github.com/sqlgym/sqlgym/internal/app/dbimport"
 	"github.com/sqlgym/sqlgym/internal/testkit/mysqltest"
 	"github.com/sqlgym/sqlgym/schemas"
 )

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/sqlgym/sqlgym/internal/dbimport"
+	"github.com/sqlgym/sqlgym/internal/app/dbimport"
 )
 
 // importProgress shows an import's progress: a bar per stage on a

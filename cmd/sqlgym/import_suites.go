@@ -10,7 +10,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/datasets"
-	"github.com/sqlgym/sqlgym/internal/dbimport"
+	"github.com/sqlgym/sqlgym/internal/app/dbimport"
 )
 
 // suitesRoot is the test-suite folder: --testsuite-dir, else

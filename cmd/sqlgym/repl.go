@@ -11,7 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/episodes/transport"
-	"github.com/sqlgym/sqlgym/internal/repl"
+	"github.com/sqlgym/sqlgym/internal/app/repl"
 )
 
 // replFlags are the flags of sqlgym repl.
@@ -57,7 +57,7 @@ func replMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer log.Sync()
 	return withLocalServer(ctx, &f, log, func(url, token string, st *serveStack) error {
 		cfg.URL, cfg.Token = url, token
-		cfg.Local = &replLocal{st: st, predTimeout: f.stack.submitTimeout, goldTimeout: f.stack.goldTimeout}
+		cfg.Local = &replLocal{st: st}
 		return repl.Run(ctx, cfg)
 	})
 }

@@ -6,11 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/env/sqltext"
-	"github.com/sqlgym/sqlgym/internal/repl"
+	"github.com/sqlgym/sqlgym/internal/app/repl"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
@@ -19,25 +17,18 @@ import (
 // replLocal is repl.Local on the stack of the REPL's in-process server:
 // its catalog, runner and datasets, read beside the episodes.
 type replLocal struct {
-	st                       *serveStack
-	predTimeout, goldTimeout time.Duration // the judge's: --submit-timeout, --gold-timeout
+	st *serveStack
 }
 
 // task finds a served task and opens its database.
 func (l *replLocal) task(ctx context.Context, taskID string) (*env.Task, env.DB, error) {
 	name, _, _ := strings.Cut(taskID, "/")
-	for _, ds := range l.st.Datasets {
-		if ds.Name != name {
-			continue
-		}
-		t, ok := ds.Task(taskID)
-		if !ok {
-			break
-		}
-		db, err := l.st.Catalog.DB(ctx, ds, t.DBID)
-		return t, db, err
+	ds, t, ok := env.FindTask(l.st.Datasets, name, taskID)
+	if !ok {
+		return nil, nil, fmt.Errorf("no task %q is served", taskID)
 	}
-	return nil, nil, fmt.Errorf("no task %q is served", taskID)
+	db, err := l.st.Catalog.DB(ctx, ds, t.DBID)
+	return t, db, err
 }
 
 // Tables lists the tables of the task's database.
@@ -73,42 +64,32 @@ func (l *replLocal) Query(ctx context.Context, taskID, sql string) (*schemas.Res
 	return res.Info, res.Error, nil
 }
 
-// Compare runs the submission and the gold as the judge does: DISTINCT
-// removed from both outside the bird mode unless keep_distinct, the gold's
-// rows standing in for a gold SQL that fails, each under its timeout and
-// the judge's row and byte bounds.
+// Compare runs the submission and the gold as the judge does
+// (judge.Sides).
 func (l *replLocal) Compare(ctx context.Context, taskID, predSQL string, spec schemas.RewardSpec) (*repl.Comparison, error) {
 	task, db, err := l.task(ctx, taskID)
 	if err != nil {
 		return nil, err
 	}
-	goldSQL := task.GoldSQL
-	if spec.Match != schemas.MatchBird && !spec.KeepDistinct { // the judge's rule
-		predSQL, goldSQL = sqltext.StripDistinct(predSQL), sqltext.StripDistinct(goldSQL)
+	s, err := l.st.Judge.Sides(ctx, db, task, predSQL, spec)
+	if err != nil {
+		return nil, err
 	}
-	bird := spec.Match == schemas.MatchBird
-	c := &repl.Comparison{Ordered: !bird && task.GoldSQL != "" && sqltext.HasOrderBy(task.GoldSQL), Distinct: bird}
-	c.Pred = l.run(ctx, db, predSQL, l.predTimeout)
-	if task.GoldSQL != "" {
-		c.Gold = l.run(ctx, db, goldSQL, l.goldTimeout)
-	}
-	if task.GoldSQL == "" || c.Gold.Err != "" && task.GoldRows != nil {
-		c.Gold = repl.Result{Rows: rawRows(task.GoldRows)}
-	}
-	return c, ctx.Err()
+	return &repl.Comparison{Pred: replResult(s.Pred), Gold: replResult(s.Gold), Ordered: s.Ordered, Distinct: s.Distinct}, nil
 }
 
-// run runs one statement for Compare.
-func (l *replLocal) run(ctx context.Context, db env.DB, sql string, timeout time.Duration) repl.Result {
-	rs, err := db.Query(ctx, sql, env.Limits{Timeout: timeout, MaxRows: judge.DefaultMaxRows, MaxResultBytes: judge.DefaultMaxResultBytes})
+// replResult is one side of a comparison as the REPL shows it.
+func replResult(s judge.Side) repl.Result {
 	var qe *env.QueryError
 	switch {
-	case errors.As(err, &qe):
+	case errors.As(s.Err, &qe):
 		return repl.Result{Err: qe.Message}
-	case err != nil:
-		return repl.Result{Err: err.Error()}
+	case s.Err != nil:
+		return repl.Result{Err: s.Err.Error()}
+	case s.Result == nil:
+		return repl.Result{}
 	}
-	return repl.Result{Columns: rs.Columns, Rows: rawRows(rs.Rows), Truncated: rs.Truncated}
+	return repl.Result{Columns: s.Result.Columns, Rows: rawRows(s.Result.Rows), Truncated: s.Result.Truncated}
 }
 
 // rawRows encodes an engine's rows as the wire does, cell by cell.

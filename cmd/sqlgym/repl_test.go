@@ -30,7 +30,7 @@ func TestReplTranscript(t *testing.T) {
 	got := regexp.MustCompile(`ep_[0-9a-f]{8,}`).ReplaceAllString(out.String(), "ep_<id>")
 	got = regexp.MustCompile(`\d+\.\d\d ms\)`).ReplaceAllString(got, "<t> ms)")
 	if got != string(want) {
-		t.Errorf("sqlgym repl printed a different transcript (go test ./internal/repl -run TestTranscript -update records it):\n%s", got)
+		t.Errorf("sqlgym repl printed a different transcript (go test ./internal/app/repl -run TestTranscript -update records it):\n%s", got)
 	}
 	if errOut.Len() > 0 {
 		t.Errorf("the in-process server logged at its default level (warn):\n%s", errOut.String())

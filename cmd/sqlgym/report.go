@@ -5,15 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/console"
-	"github.com/sqlgym/sqlgym/internal/rollout"
-	"github.com/sqlgym/sqlgym/internal/rollout/report"
+	"github.com/sqlgym/sqlgym/internal/app/console"
+	"github.com/sqlgym/sqlgym/internal/app/rollout"
+	"github.com/sqlgym/sqlgym/internal/app/rollout/report"
+	"github.com/sqlgym/sqlgym/reward/judge"
 )
 
 // ReportFile is the machine-readable report in a rollout's --out folder.
@@ -129,7 +129,7 @@ func (f *reportFlags) reportOptions(ctx context.Context) (report.Options, func()
 	}
 	cat, _, jdg := f.stack.engines(nil)
 	o.Voter = &rollout.Voter{Catalog: cat, Datasets: dss}
-	tr := &tableReader{catalog: cat, datasets: dss, judge: jdg}
+	tr := &judge.Again{Catalog: cat, Datasets: dss, Judge: jdg}
 	o.Tables, o.Golds = tr, tr
 	return o, func() { cat.Close() }, nil
 }
@@ -137,7 +137,7 @@ func (f *reportFlags) reportOptions(ctx context.Context) (report.Options, func()
 // writeReports reads the selected episodes and prints their report (one
 // per value of the by tag, when given), writing report.json into out.
 func writeReports(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter, o report.Options, by, out string, stdout io.Writer) error {
-	builders, order, err := buildReports(ctx, rd, flt, o, by, nil)
+	builders, order, err := report.ByTag(ctx, rd, flt, o, by, nil)
 	if err != nil {
 		return err
 	}
@@ -156,57 +156,6 @@ func writeReports(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter, o 
 		}
 	}
 	return nil
-}
-
-// buildReports reads the selected episodes into one Builder per value of
-// the by tag (the values keep admits; nil: all), in the order first seen.
-// It streams: each Builder keeps per-task aggregates, never the episodes,
-// and the episodes are read a second time only for a Builder some sample
-// of which ended more than once (report.Builder.Again).
-func buildReports(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter, o report.Options, by string,
-	keep func(string) bool) (map[string]*report.Builder, []string, error) {
-	builders := map[string]*report.Builder{}
-	var order []string
-	err := feedReports(ctx, rd, flt, by, func(k string) *report.Builder {
-		b := builders[k]
-		if b == nil && (keep == nil || keep(k)) {
-			b = report.NewBuilder(o)
-			builders[k] = b
-			order = append(order, k)
-		}
-		return b
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	again := map[string]*report.Builder{}
-	for k, b := range builders {
-		if nb := b.Again(); nb != nil {
-			again[k] = nb
-		}
-	}
-	if len(again) > 0 {
-		if err := feedReports(ctx, rd, flt, by, func(k string) *report.Builder { return again[k] }); err != nil {
-			return nil, nil, err
-		}
-		maps.Copy(builders, again)
-	}
-	return builders, order, nil
-}
-
-// feedReports gives each selected episode to the builder of its by-tag
-// value (none when builder returns nil).
-func feedReports(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter, by string, builder func(string) *report.Builder) error {
-	return rd.Episodes(ctx, flt, func(r *trajlog.Record) error {
-		k := ""
-		if by != "" {
-			k = trajlog.TagValue(r.Tags, by)
-		}
-		if b := builder(k); b != nil {
-			b.Add(ctx, &r.Trajectory)
-		}
-		return nil
-	})
 }
 
 func writeOneReport(rep *report.Report, out, name string, stdout io.Writer) error {
@@ -251,7 +200,7 @@ func (rs *rolloutSetup) report(ctx context.Context, f *rolloutFlags, stdout io.W
 	if err != nil {
 		return err
 	}
-	tr := &tableReader{catalog: rs.catalog, datasets: rs.datasets, judge: rs.judge}
+	tr := &judge.Again{Catalog: rs.catalog, Datasets: rs.datasets, Judge: rs.judge}
 	o := report.Options{Voter: &rollout.Voter{Catalog: rs.catalog, Datasets: rs.datasets}, Tables: tr, Golds: tr, Usage: usage}
 	flt := trajlog.Filter{Tags: map[string]string{rollout.TagRun: f.run}}
 	if err := writeReports(ctx, rs.reader, flt, o, "", f.out, stdout); err != nil {

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/rollout"
-	"github.com/sqlgym/sqlgym/internal/rollout/report"
+	"github.com/sqlgym/sqlgym/internal/app/rollout"
+	"github.com/sqlgym/sqlgym/internal/app/rollout/report"
 )
 
 // compareFile is report.json under --compare.
@@ -39,7 +39,7 @@ func (f *reportFlags) compareRuns() ([]string, error) {
 // the selected ones) in one pass, each into a Builder of its own, and
 // prints their comparison, writing it into out's report.json.
 func writeComparison(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter, o report.Options, runs []string, out string, stdout io.Writer) error {
-	builders, _, err := buildReports(ctx, rd, flt, o, rollout.TagRun, func(k string) bool { return k == runs[0] || k == runs[1] })
+	builders, _, err := report.ByTag(ctx, rd, flt, o, rollout.TagRun, func(k string) bool { return k == runs[0] || k == runs[1] })
 	if err != nil {
 		return err
 	}

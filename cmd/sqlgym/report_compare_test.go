@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sqlgym/sqlgym/internal/rollout/report"
+	"github.com/sqlgym/sqlgym/internal/app/rollout/report"
 )
 
 // scriptA and scriptB are two runs of three samples ("G" the gold, "W"

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/rollout"
+	"github.com/sqlgym/sqlgym/internal/app/rollout"
 )
 
 // rolloutFlags are the flags of sqlgym rollout.

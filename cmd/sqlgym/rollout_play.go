@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/sqlgym/sqlgym/internal/rollout"
+	"github.com/sqlgym/sqlgym/internal/app/rollout"
 )
 
 // play plays the samples the run has not done yet. It returns how many

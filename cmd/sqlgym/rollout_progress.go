@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/rollout"
+	"github.com/sqlgym/sqlgym/internal/app/rollout"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

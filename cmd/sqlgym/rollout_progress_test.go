@@ -11,7 +11,7 @@ import (
 
 	"github.com/creack/pty"
 
-	"github.com/sqlgym/sqlgym/internal/rollout"
+	"github.com/sqlgym/sqlgym/internal/app/rollout"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
-	"github.com/sqlgym/sqlgym/internal/rollout"
+	"github.com/sqlgym/sqlgym/internal/app/rollout"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/tools"
 )

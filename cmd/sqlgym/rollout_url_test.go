@@ -16,7 +16,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/examples/demo"
-	"github.com/sqlgym/sqlgym/internal/rollout"
+	"github.com/sqlgym/sqlgym/internal/app/rollout"
 )
 
 // TestRolloutOnAServer runs sqlgym rollout with --url on a running

@@ -16,7 +16,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/jsonrpc"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/transport"
-	"github.com/sqlgym/sqlgym/internal/console"
+	"github.com/sqlgym/sqlgym/internal/app/console"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

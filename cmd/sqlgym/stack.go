@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -16,10 +15,10 @@ import (
 	"github.com/sqlgym/sqlgym/env/sqlite"
 	"github.com/sqlgym/sqlgym/env/valueindex"
 	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/examples/rewards"
-	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/app/stack"
 	"github.com/sqlgym/sqlgym/reward/judge"
-	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
 )
 
@@ -129,6 +128,8 @@ type serveStack struct {
 	judging string            // what submissions are judged on, in words
 }
 
+// build checks the flags, loads the datasets and builds the stack through
+// internal/app/stack, each flag-dependent step given as a step of its Plan.
 func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*serveStack, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -139,62 +140,73 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*serveStack, e
 	if err := s.tools.parse(); err != nil {
 		return nil, err
 	}
-	st := &serveStack{Stack: &stack.Stack{Reward: schemas.DefaultRewardSpec(), RewardPreset: rewards.Preset}}
-	var err error
+	p := stack.Plan{RewardPreset: rewards.Preset}
 	if s.rewardFile != "" {
-		if st.Reward, err = rewards.Load(s.rewardFile); err != nil {
+		spec, err := rewards.Load(s.rewardFile)
+		if err != nil {
 			return nil, fmt.Errorf("--reward: %w", err)
 		}
+		p.Reward = &spec
 	}
 	s.dbCheck.run = !s.dbCheck.skip
-	if st.Datasets, err = s.loadDatasets(ctx); err != nil {
+	dss, err := s.loadDatasets(ctx)
+	if err != nil {
 		return nil, err
 	}
-	if err := s.tools.checkDatasets(st.Datasets); err != nil {
+	if err := s.tools.checkDatasets(dss); err != nil {
 		return nil, err
 	}
-	if err := s.promptStyle.checkDatasets(st.Datasets); err != nil {
+	if err := s.promptStyle.checkDatasets(dss); err != nil {
 		return nil, err
 	}
-	for _, ds := range st.Datasets {
+	for _, ds := range dss {
 		log.Info("dataset loaded", zap.String("name", ds.Name), zap.Int("tasks", len(ds.Tasks)), zap.Int("databases", len(ds.DBs)))
 	}
-	if s.tools.searches() {
-		if st.values, err = s.tools.index.open(s.dataDir, s.datasetDirs(st.Datasets), log); err != nil {
-			return nil, err
-		}
-	}
-	st.Catalog, st.Runner, st.Judge = s.engines(searcher(st.values))
-	if err := s.dbCheck.verify(ctx, st.Catalog, st.Datasets, log); err != nil {
-		st.closeEngines(log)
+	st := &serveStack{}
+	s.plan(&p, dss, st, log)
+	if st.Stack, err = stack.Build(ctx, p); err != nil {
 		return nil, err
 	}
-	if err := s.useSuites(ctx, st, log); err != nil {
-		st.closeEngines(log)
-		return nil, err
-	}
+	st.values = st.Values
+	s.engine.built, s.engine.mysql.built = st.Postgres, st.MySQL
 	s.engine.warnCapacity(ctx, log)
-	if st.Recorder, err = openTrajectoryWriter(ctx, s.trajectories, s.dataDir, s.durability, log); err != nil {
-		st.closeEngines(log)
-		return nil, err
-	}
 	if st.values != nil {
 		s.tools.warm(st.values, st.Datasets, st.Catalog)
 	}
 	return st, nil
 }
 
-// searcher is the store as the runner takes it: nil when there is none.
-func searcher(store *valueindex.Store) env.ValueSearcher {
-	if store == nil {
-		return nil
+// plan fills p's datasets, engines and steps from the flags; the suites'
+// step says in st what submissions are judged on.
+func (s *stackFlags) plan(p *stack.Plan, dss []*env.Dataset, st *serveStack, log *zap.Logger) {
+	p.Datasets, p.Engines = dss, s.engineConfig(nil)
+	if s.tools.searches() {
+		p.Values = func() (*valueindex.Store, error) { return s.tools.index.open(s.dataDir, s.datasetDirs(dss), log) }
 	}
-	return store
+	p.Check = func(ctx context.Context, cat *env.Catalog, dss []*env.Dataset) error {
+		return s.dbCheck.verify(ctx, cat, dss, log)
+	}
+	p.Suites = func(ctx context.Context, cat *env.Catalog, dss []*env.Dataset) (judge.Suites, error) {
+		suites, said, err := s.judging.suites(ctx, s.dataDir, dss, cat, s.datasets.values)
+		st.judging = said + "; ties: " + s.judging.ties
+		log.Info("judging", zap.String("on", said), zap.String("ties", s.judging.ties))
+		return suites, err
+	}
+	p.Recorder = func(ctx context.Context) (trajlog.Writer, error) {
+		return openTrajectoryWriter(ctx, s.trajectories, s.dataDir, s.durability, log)
+	}
 }
 
 // engines are what run a step's SQL within the flags' bounds: the
 // databases' catalog, the tools' runner and the submissions' judge.
 func (s *stackFlags) engines(values env.ValueSearcher) (*env.Catalog, *tools.Runner, *judge.Judge) {
+	e := s.engine.build(s.engineConfig(values))
+	return e.Catalog, e.Runner, e.Judge
+}
+
+// engineConfig is the engines' config from the flags, the runner reading
+// values for search_values (nil for none).
+func (s *stackFlags) engineConfig(values env.ValueSearcher) stack.EngineConfig {
 	stmtCache := s.dbStmtCacheBytes
 	if stmtCache == 0 {
 		stmtCache = -1 // the engine's "keep none"; its zero is the default
@@ -208,29 +220,12 @@ func (s *stackFlags) engines(values env.ValueSearcher) (*env.Catalog, *tools.Run
 	c.Runner = tools.Config{RowLimit: s.rowLimit, ObservationBytes: s.observationBytes, QueryTimeout: s.queryTimeout,
 		SchemaCacheBytes: cacheBytes, Values: values}
 	c.Judge = s.judgeConfig()
-	e := s.engine.build(c)
-	return e.Catalog, e.Runner, e.Judge
+	return c
 }
 
 // judgeConfig is the judge's config from the flags, without its suites.
 func (s *stackFlags) judgeConfig() judge.Config {
 	return judge.Config{PredTimeout: s.submitTimeout, GoldTimeout: s.goldTimeout, Ties: judge.Ties(s.judging.ties)}
-}
-
-// useSuites gives the stack's judge the test suites --judge asks for,
-// which open their databases through the stack's catalog, and says at
-// startup what submissions are judged on.
-func (s *stackFlags) useSuites(ctx context.Context, st *serveStack, log *zap.Logger) error {
-	j, said, err := s.suiteJudge(ctx, st.Datasets, st.Catalog)
-	if err != nil {
-		return err
-	}
-	if j != nil {
-		st.Judge = j
-	}
-	st.judging = said + "; ties: " + s.judging.ties
-	log.Info("judging", zap.String("on", said), zap.String("ties", s.judging.ties))
-	return nil
 }
 
 // suiteJudge is a judge on the test suites --judge asks for, nil when
@@ -274,23 +269,7 @@ func (s *stackFlags) loadDatasets(ctx context.Context) ([]*env.Dataset, error) {
 }
 
 func (st *serveStack) close(log *zap.Logger) {
-	var err error
-	if st.values != nil {
-		err = st.values.Close() // stops its builds before the databases they read close
-	}
-	if err = errors.Join(err, st.Stack.Close()); err != nil {
-		log.Error("close", zap.Error(err))
-	}
-}
-
-// closeEngines stops the value index's builds, then closes the databases
-// they read.
-func (st *serveStack) closeEngines(log *zap.Logger) {
-	var err error
-	if st.values != nil {
-		err = st.values.Close()
-	}
-	if err = errors.Join(err, st.Catalog.Close()); err != nil {
+	if err := st.Stack.Close(); err != nil {
 		log.Error("close", zap.Error(err))
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/datasets"
-	"github.com/sqlgym/sqlgym/internal/suitegen"
+	"github.com/sqlgym/sqlgym/internal/app/suitegen"
 	"github.com/sqlgym/sqlgym/reward/testsuite"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/pgstore"
-	"github.com/sqlgym/sqlgym/internal/rollout"
+	"github.com/sqlgym/sqlgym/internal/app/rollout"
 )
 
 // registerLogReader registers the flags of a command that reads the

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/episodes/export"
-	"github.com/sqlgym/sqlgym/internal/testkit/consumers"
 )
 
 // The rules every chat of an sft or dpo export keeps, whatever reads it
@@ -135,22 +134,6 @@ func messagesOf(v any) []map[string]any {
 type chat struct {
 	msgs  []map[string]any
 	tools []any
-}
-
-// templateFailures checks every chat against every template and returns,
-// per template, the first rule a chat broke (templates that take every
-// chat are absent).
-func templateFailures(chats []chat) map[string]error {
-	out := map[string]error{}
-	for _, tpl := range consumers.Templates() {
-		for i, c := range chats {
-			if err := tpl.CheckChat(c.msgs, c.tools); err != nil {
-				out[tpl.Name] = fmt.Errorf("chat %d: %w", i, err)
-				break
-			}
-		}
-	}
-	return out
 }
 
 // exportFor runs an export of the realistic log with o.

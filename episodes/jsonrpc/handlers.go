@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -62,16 +61,10 @@ func handleStep(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schema
 	if e != nil {
 		return nil, nil, e
 	}
-	if p.EpisodeID == "" {
-		return nil, nil, schemas.Errorf(schemas.CodeInvalidParams, "episode_id is missing")
-	}
-	if e := checkAction(&p.Action); e != nil {
+	if e := checkArguments(&p.Action); e != nil {
 		return nil, nil, e
 	}
-	if err := episodes.CheckStepParams(&p); err != nil {
-		return nil, nil, rpcError(err)
-	}
-	st, err := d.m.Enqueue(p.EpisodeID)
+	st, err := d.m.Enqueue(&p) // checks the params, once for every surface
 	if err != nil {
 		return nil, nil, rpcError(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -136,31 +135,18 @@ func givenValue(v string) string {
 	return v
 }
 
-// checkAction validates an action's shape: a tool call with object
-// arguments, a text, or an assistant message (episodes.CheckMessage),
-// exactly one of them.
-func checkAction(a *schemas.Action) *schemas.Error {
-	if a.Message != nil {
-		if err := episodes.CheckMessage(a); err != nil {
-			return rpcError(err)
-		}
+// checkArguments holds a tool call's arguments to JSON-RPC's wire type,
+// an object (none or null read as {}); the domain checks the rest of the
+// step (episodes.Manager.Enqueue).
+func checkArguments(a *schemas.Action) *schemas.Error {
+	if a.Tool == "" || a.Message != nil {
 		return nil
 	}
-	switch {
-	case a.Tool != "" && a.Text != nil:
-		return schemas.Errorf(schemas.CodeInvalidParams, "action: give exactly one of tool (with arguments), text or message, not both")
-	case a.Tool == "" && a.Text == nil:
-		return schemas.Errorf(schemas.CodeInvalidParams, `action: needs "tool" with "arguments", "text", or "message"`)
-	case a.Text != nil && len(a.Arguments) > 0:
-		return schemas.Errorf(schemas.CodeInvalidParams, "action: arguments go with tool, not with text")
-	}
-	if a.Tool != "" {
-		args := bytes.TrimSpace(a.Arguments)
-		if len(args) == 0 || bytes.Equal(args, []byte("null")) {
-			a.Arguments = json.RawMessage("{}")
-		} else if args[0] != '{' {
-			return schemas.Errorf(schemas.CodeInvalidParams, "action.arguments must be a JSON object")
-		}
+	args := bytes.TrimSpace(a.Arguments)
+	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
+		a.Arguments = json.RawMessage("{}")
+	} else if args[0] != '{' {
+		return schemas.Errorf(schemas.CodeInvalidParams, "action.arguments must be a JSON object")
 	}
 	return nil
 }

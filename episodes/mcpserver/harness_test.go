@@ -16,7 +16,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/mcpserver"
 	"github.com/sqlgym/sqlgym/episodes/transport"
-	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/app/stack"
 	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"

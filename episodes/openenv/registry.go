@@ -5,11 +5,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/fairshare"
+	"github.com/sqlgym/sqlgym/internal/base/fairshare"
 )
 
 // registry shares the sessions' rooms (--max-openenv-sessions) among
-// clients (internal/fairshare: a client is the remote address), and
+// clients (internal/base/fairshare: a client is the remote address), and
 // keeps the episodes HTTP clients started, by id, until they end, are
 // closed, have been idle past the Manager's idle timeout, or are
 // reclaimed for a client below its share.

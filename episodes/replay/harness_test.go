@@ -16,7 +16,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/replay"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/examples/demo"
-	gymstack "github.com/sqlgym/sqlgym/internal/stack"
+	gymstack "github.com/sqlgym/sqlgym/internal/app/stack"
 	"github.com/sqlgym/sqlgym/internal/testkit/spiderdev"
 	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 	"github.com/sqlgym/sqlgym/reward/judge"

@@ -20,7 +20,7 @@ import (
 	"github.com/sqlgym/sqlgym/episodes/jsonrpc"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
 	"github.com/sqlgym/sqlgym/episodes/transport"
-	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/app/stack"
 	"github.com/sqlgym/sqlgym/internal/testkit/metricstest"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/reward/judge"

@@ -18,7 +18,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sqlgym/sqlgym/episodes/jsonrpc"
-	"github.com/sqlgym/sqlgym/internal/fairshare"
+	"github.com/sqlgym/sqlgym/internal/base/fairshare"
 )
 
 // ServerConfig configures a Server. Zero values mean the defaults.

@@ -6,7 +6,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/sqlgym/sqlgym/episodes/jsonrpc"
-	"github.com/sqlgym/sqlgym/internal/corkconn"
+	"github.com/sqlgym/sqlgym/internal/base/corkconn"
 )
 
 // writeChunk is how much of a reply is written between two checks of the

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/sqlgym/sqlgym/internal/atomicfile"
+	"github.com/sqlgym/sqlgym/internal/base/atomicfile"
 )
 
 // WriteRecords writes one JSON record per line to w.

@@ -5,7 +5,7 @@
 // other rows, distilled for one gold query so that its near misses (its
 // neighbour queries) return other results on at least one of them; a
 // prediction is judged on the task's database and on its suite. The
-// suites are built by internal/suitegen; this package holds what the
+// suites are built by internal/app/suitegen; this package holds what the
 // builder and the server share: the layout, the manifest, the identity of
 // what a suite was built from, and the reader.
 //
@@ -22,7 +22,7 @@
 // or, for a suite carried into another dialect, the source string of each
 // database.
 //
-// A manifest is written last and whole (internal/atomicfile): a build
+// A manifest is written last and whole (internal/base/atomicfile): a build
 // that stops half-way leaves the old manifest or none, never a broken
 // one. Open checks each manifest's identity against the dataset served
 // and serves only current suites; a stale or missing one is reported,

@@ -13,8 +13,8 @@ import (
 
 // GeneratorVersion is the version of the generation of candidate
 // databases and of the distillation that suites are built with. It goes
-// up whenever either changes what a build makes (internal/suitegen and
-// internal/suitegen/dbgen), so that suites built before read as stale.
+// up whenever either changes what a build makes (internal/app/suitegen and
+// internal/app/suitegen/dbgen), so that suites built before read as stale.
 const GeneratorVersion = 1
 
 // Identity is what a source database's suites were built from: with the

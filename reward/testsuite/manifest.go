@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/internal/atomicfile"
+	"github.com/sqlgym/sqlgym/internal/base/atomicfile"
 )
 
 // Format is the manifest format this package reads and writes.

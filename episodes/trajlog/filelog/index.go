@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/atomicfile"
+	"github.com/sqlgym/sqlgym/internal/base/atomicfile"
 )
 
 // indexVersion is the format of the sidecar files; a reader ignores an

@@ -29,7 +29,7 @@ func TestMissingNotesTheSkip(t *testing.T) {
 func TestScriptSummary(t *testing.T) {
 	skips := filepath.Join(t.TempDir(), "skips")
 	notes := "prerequisite\tno chromium (the console's browser tests): E: Could not get lock /var/lib/dpkg/lock-frontend\n" +
-		"skipped\t/repo/internal/console TestBrowserLogin: /usr/bin/chromium is missing\n"
+		"skipped\t/repo/internal/app/console TestBrowserLogin: /usr/bin/chromium is missing\n"
 	if err := os.WriteFile(skips, []byte(notes), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestScriptSummary(t *testing.T) {
 		}
 		for _, want := range []string{"NOT EVERYTHING WAS TESTED: 1 prerequisite(s) missing, 1 test(s) skipped",
 			"missing: no chromium (the console's browser tests): E: Could not get lock",
-			"skipped: /repo/internal/console TestBrowserLogin: /usr/bin/chromium is missing", tc.want} {
+			"skipped: /repo/internal/app/console TestBrowserLogin: /usr/bin/chromium is missing", tc.want} {
 			if !strings.Contains(out, want) {
 				t.Errorf("CI=%q: the summary lacks %q:\n%s", tc.ci, want, out)
 			}

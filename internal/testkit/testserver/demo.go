@@ -9,7 +9,7 @@ import (
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
-	"github.com/sqlgym/sqlgym/internal/stack"
+	"github.com/sqlgym/sqlgym/internal/app/stack"
 	"github.com/sqlgym/sqlgym/reward/judge"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
