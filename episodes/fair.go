@@ -4,12 +4,12 @@ import (
 	"context"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/base/fairshare"
+	"github.com/sqlgym/sqlgym/base/fairshare"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // The live episodes (--max-episodes) are shared among clients by
-// internal/base/fairshare: a client is whatever its surface names in the
+// base/fairshare: a client is whatever its surface names in the
 // reset's context (fairshare.WithClient; the native surface names the
 // connection's address), and an in-process caller is one anonymous
 // client. A client below its share when the bound is reached is served

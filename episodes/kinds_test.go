@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqlgym/sqlgym/base/fairshare"
 	"github.com/sqlgym/sqlgym/episodes"
-	"github.com/sqlgym/sqlgym/internal/base/fairshare"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

@@ -11,9 +11,9 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/sqlgym/sqlgym/base/fairshare"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/transport"
-	"github.com/sqlgym/sqlgym/internal/base/fairshare"
 	"github.com/sqlgym/sqlgym/internal/testkit/metricstest"
 	"github.com/sqlgym/sqlgym/internal/testkit/peer"
 	"github.com/sqlgym/sqlgym/schemas"

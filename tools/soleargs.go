@@ -1,6 +1,6 @@
 package tools
 
-import "github.com/sqlgym/sqlgym/internal/base/jsonscan"
+import "github.com/sqlgym/sqlgym/base/jsonscan"
 
 // The arguments of nearly every step are {"sql": "..."}: an execute_sql or
 // a submit. Decode reads that shape with one pass over the bytes instead

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/sqlgym/sqlgym/internal/base/atomicfile"
+	"github.com/sqlgym/sqlgym/base/atomicfile"
 )
 
 // writeFile writes path through write, whole or not at all, 0644,

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mattn/go-sqlite3"
 
-	"github.com/sqlgym/sqlgym/internal/base/atomicfile"
+	"github.com/sqlgym/sqlgym/base/atomicfile"
 )
 
 // Build creates the SQLite database file at path from a SQL script (DDL and

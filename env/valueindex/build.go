@@ -12,8 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/sqlgym/sqlgym/base/atomicfile"
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/internal/base/atomicfile"
 )
 
 // schemaSQL makes an index file's tables: its identity, every column of
@@ -45,7 +45,7 @@ SELECT term, documents FROM grams_terms WHERE col = '*'`
 
 // build writes the index of db, whose identity is id, to path: into a
 // temporary file first, which is synced and renamed over path
-// (internal/base/atomicfile), the folder synced after.
+// (base/atomicfile), the folder synced after.
 func build(ctx context.Context, db env.DB, dialect env.Dialect, id identity, path string, cfg Config) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("value index: %w", err)

@@ -18,7 +18,7 @@ import (
 	gojson "github.com/goccy/go-json"
 	"github.com/gorilla/websocket"
 
-	"github.com/sqlgym/sqlgym/internal/base/corkconn"
+	"github.com/sqlgym/sqlgym/base/corkconn"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/sqlgym/sqlgym/internal/base/corkconn"
+	"github.com/sqlgym/sqlgym/base/corkconn"
 )
 
 // Stream is a connection for a caller that keeps many requests in flight

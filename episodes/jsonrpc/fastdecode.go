@@ -3,7 +3,7 @@ package jsonrpc
 import (
 	"encoding/json"
 
-	"github.com/sqlgym/sqlgym/internal/base/jsonscan"
+	"github.com/sqlgym/sqlgym/base/jsonscan"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

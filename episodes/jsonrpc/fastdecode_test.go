@@ -14,7 +14,7 @@ import (
 
 // requestSeeds are frames of the conformance tests and cases the fast
 // path must read as encoding/json does, or leave to it. They, and
-// paramSeeds, are also seeds of internal/base/jsonscan's FuzzScanner.
+// paramSeeds, are also seeds of base/jsonscan's FuzzScanner.
 var requestSeeds = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"episode.step","params":{"episode_id":"ep_1","action":{"tool":"execute_sql","arguments":{"sql":"SELECT 1"}}}}`,
 	`{"jsonrpc":"2.0","id":"a-1","method":"episode.reset","params":{"task_id":"t/count","max_turns":2}}`,

@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/sqlgym/sqlgym/internal/base/fairshare"
+	"github.com/sqlgym/sqlgym/base/fairshare"
 )
 
 // sessionHeader is the Streamable HTTP transport's session header.

@@ -6,13 +6,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/sqlgym/sqlgym/internal/base/fairshare"
+	"github.com/sqlgym/sqlgym/base/fairshare"
 )
 
 // sessionTable holds each MCP session's episode, and shares the HTTP
 // sessions' rooms (--max-mcp-sessions) among clients: a session is its
 // creator's (the address its initialize came from), through
-// internal/base/fairshare.
+// base/fairshare.
 type sessionTable struct {
 	mu    sync.Mutex
 	state map[*mcp.ServerSession]*sessionState

@@ -31,7 +31,7 @@ type Config struct {
 	MaxFrameBytes int64
 	// MaxSessions bounds the WebSockets and the HTTP clients' live
 	// episodes at once (DefaultMaxSessions when 0), shared among clients
-	// (remote addresses) by internal/base/fairshare: a client below its share
+	// (remote addresses) by base/fairshare: a client below its share
 	// at the bound is served by reclaiming the largest holder's least
 	// recently used idle session; one at or above it gets
 	// CAPACITY_REACHED (a WebSocket is then closed, a reset HTTP 503).

@@ -7,7 +7,7 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/sqlgym/sqlgym/internal/base/fairshare"
+	"github.com/sqlgym/sqlgym/base/fairshare"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

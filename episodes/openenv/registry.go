@@ -5,11 +5,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/base/fairshare"
+	"github.com/sqlgym/sqlgym/base/fairshare"
 )
 
 // registry shares the sessions' rooms (--max-openenv-sessions) among
-// clients (internal/base/fairshare: a client is the remote address), and
+// clients (base/fairshare: a client is the remote address), and
 // keeps the episodes HTTP clients started, by id, until they end, are
 // closed, have been idle past the Manager's idle timeout, or are
 // reclaimed for a client below its share.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/sqlgym/sqlgym/internal/base/fairshare"
+	"github.com/sqlgym/sqlgym/base/fairshare"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

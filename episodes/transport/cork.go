@@ -5,7 +5,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/sqlgym/sqlgym/internal/base/corkconn"
+	"github.com/sqlgym/sqlgym/base/corkconn"
 )
 
 // corkMax is the most a socket's corked connection gathers before the

@@ -6,7 +6,7 @@
 // on a client that sends faster than its replies are read, checks the
 // token or, without one, refuses what a web page could have sent
 // (guard.go), and writes each socket's replies through an elected
-// writer (writesched.go) into a corked connection (internal/base/corkconn). It
+// writer (writesched.go) into a corked connection (base/corkconn). It
 // meets the protocol at jsonrpc.Dispatcher.Prepare, Job.Run and
 // jsonrpc.ReleaseFrame, and knows nothing of episodes.
 package transport

@@ -7,7 +7,7 @@ import (
 )
 
 // The rooms of MaxConnections are shared among clients (their
-// addresses) by internal/base/fairshare: at the bound, a client holding less
+// addresses) by base/fairshare: at the bound, a client holding less
 // than its share is admitted by closing the least recently used idle
 // WebSocket of the client holding the most. An HTTP request's room is
 // never reclaimed: it is in flight for as long as it holds one.

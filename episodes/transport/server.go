@@ -17,8 +17,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
 
+	"github.com/sqlgym/sqlgym/base/fairshare"
 	"github.com/sqlgym/sqlgym/episodes/jsonrpc"
-	"github.com/sqlgym/sqlgym/internal/base/fairshare"
 )
 
 // ServerConfig configures a Server. Zero values mean the defaults.

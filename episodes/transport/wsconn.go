@@ -13,7 +13,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"go.uber.org/zap"
 
-	"github.com/sqlgym/sqlgym/internal/base/fairshare"
+	"github.com/sqlgym/sqlgym/base/fairshare"
 )
 
 // wsConn is one WebSocket connection: a reader goroutine, and a writer

@@ -5,8 +5,8 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/sqlgym/sqlgym/base/corkconn"
 	"github.com/sqlgym/sqlgym/episodes/jsonrpc"
-	"github.com/sqlgym/sqlgym/internal/base/corkconn"
 )
 
 // writeChunk is how much of a reply is written between two checks of the

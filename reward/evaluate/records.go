@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/sqlgym/sqlgym/internal/base/atomicfile"
+	"github.com/sqlgym/sqlgym/base/atomicfile"
 )
 
 // WriteRecords writes one JSON record per line to w.

@@ -22,7 +22,7 @@
 // or, for a suite carried into another dialect, the source string of each
 // database.
 //
-// A manifest is written last and whole (internal/base/atomicfile): a build
+// A manifest is written last and whole (base/atomicfile): a build
 // that stops half-way leaves the old manifest or none, never a broken
 // one. Open checks each manifest's identity against the dataset served
 // and serves only current suites; a stale or missing one is reported,

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/sqlgym/sqlgym/base/atomicfile"
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/internal/base/atomicfile"
 )
 
 // Format is the manifest format this package reads and writes.

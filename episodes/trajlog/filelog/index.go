@@ -10,8 +10,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/sqlgym/sqlgym/base/atomicfile"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/base/atomicfile"
 )
 
 // indexVersion is the format of the sidecar files; a reader ignores an

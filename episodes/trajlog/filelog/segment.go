@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sqlgym/sqlgym/internal/base/atomicfile"
+	"github.com/sqlgym/sqlgym/base/atomicfile"
 )
 
 // Segment files are traj-NNNNNN.log, numbered from 1 in the order they

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/sqlgym/sqlgym/internal/base/jsonscan"
+	"github.com/sqlgym/sqlgym/base/jsonscan"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

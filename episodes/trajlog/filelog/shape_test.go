@@ -52,7 +52,7 @@ func TestShapeMatchesJSON(t *testing.T) {
 }
 
 // TestShapeSeeds: the lines the shape's fuzz test was seeded with (now
-// seeds of internal/base/jsonscan's FuzzScanner, which checks the scanner)
+// seeds of base/jsonscan's FuzzScanner, which checks the scanner)
 // decode to the same shape as with encoding/json, and the fast way reads
 // each valid one whole.
 func TestShapeSeeds(t *testing.T) {

@@ -13,14 +13,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/base/fairshare"
+	"github.com/sqlgym/sqlgym/base/fairshare"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // Defaults of the live page's bounds.
 const (
 	// DefaultMaxLiveSubscribers bounds the live pages connected at
-	// once, shared among clients (internal/base/fairshare): a client below its
+	// once, shared among clients (base/fairshare): a client below its
 	// share at the bound closes the largest holder's oldest stream, one at
 	// or above it gets 503.
 	DefaultMaxLiveSubscribers = 16

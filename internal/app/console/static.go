@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sqlgym/sqlgym/base/atomicfile"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/internal/app/rollout/report"
-	"github.com/sqlgym/sqlgym/internal/base/atomicfile"
 )
 
 // WriteReportHTML writes the report page of the episodes f selects (or,

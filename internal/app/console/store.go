@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqlgym/sqlgym/base/jsonscan"
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
-	"github.com/sqlgym/sqlgym/internal/base/jsonscan"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 

@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/sqlgym/sqlgym/base/atomicfile"
 	"github.com/sqlgym/sqlgym/env"
-	"github.com/sqlgym/sqlgym/internal/base/atomicfile"
 )
 
 // Files an import writes to its output folder.

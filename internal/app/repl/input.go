@@ -12,8 +12,8 @@ import (
 	"github.com/peterh/liner"
 	"golang.org/x/term"
 
+	"github.com/sqlgym/sqlgym/base/atomicfile"
 	"github.com/sqlgym/sqlgym/env/sqltext"
-	"github.com/sqlgym/sqlgym/internal/base/atomicfile"
 )
 
 // errInterrupt is what reading a line returns when the user pressed

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/sqlgym/sqlgym/internal/base/atomicfile"
+	"github.com/sqlgym/sqlgym/base/atomicfile"
 	"github.com/sqlgym/sqlgym/reward/testsuite"
 )
 
