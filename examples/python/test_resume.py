@@ -126,6 +126,10 @@ class Relay:
             self._cut(s)
 
     def stop(self) -> None:
+        try:
+            self._listener.shutdown(socket.SHUT_RDWR)  # wakes the accept, which a close alone leaves listening
+        except OSError:
+            pass
         self._listener.close()
         self.drop()
         self.release()

@@ -1,0 +1,47 @@
+package python_test
+
+import (
+	"fmt"
+	"syscall"
+	"testing"
+
+	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/cutproxy"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
+)
+
+// TestPythonClientFailover runs test_failover.py against two `sqlgym
+// serve --takeover` replicas sharing a PostgreSQL store, behind a proxy
+// that gives each connection to the first replica while it accepts: the
+// script kills (SIGKILL) or drains (SIGTERM) the first replica mid-run,
+// and every episode must finish on the second, each step recorded once,
+// with the rewards a run of the same actions there gets.
+func TestPythonClientFailover(t *testing.T) {
+	vpy := installPackage(t, python3(t))
+	bin := binserver.Build(t)
+	tests := t.TempDir()
+	copyFiles(t, tests, []string{"test_failover.py"})
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			store, _ := pgtest.URL(t)
+			first := startReplica(t, bin, store, "first")
+			second := startReplica(t, bin, store, "second")
+			t.Cleanup(func() { second.Stop(t) })
+			p := cutproxy.Start(t, cutproxy.HostPort(first.URL), cutproxy.HostPort(second.URL))
+			env := []string{"SQLGYM_TEST_FAILOVER_URL=" + p.URL(first.URL), "SQLGYM_TEST_FAILOVER_DIRECT=" + second.URL,
+				fmt.Sprintf("SQLGYM_TEST_FAILOVER_PID=%d", first.Cmd.Process.Pid),
+				fmt.Sprintf("SQLGYM_TEST_FAILOVER_SIGNAL=%d", int(sig))}
+			runScript(t, vpy, script{name: "failover", dir: tests, args: []string{"-m", "unittest", "-v", "test_failover"},
+				want: "episodes finished across signal"}, env)
+		})
+	}
+}
+
+// startReplica runs a `sqlgym serve --takeover` replica on the shared
+// store, its lease short so that a killed replica's episodes are taken
+// over soon.
+func startReplica(t *testing.T, bin, store, id string) *binserver.Process {
+	t.Helper()
+	return binserver.Start(t, bin, "--data-dir", t.TempDir(), "--trajectories", store, "--takeover",
+		"--lease-ttl", "1s", "--replica-id", id, "--shutdown-grace", "10s", "--log-level", "warn")
+}

@@ -1,0 +1,85 @@
+"""The Python client across replicas: one killed or drained mid-run.
+
+examples/python/failover_test.go starts two ``sqlgym serve --takeover``
+replicas on one PostgreSQL store behind a proxy that gives every
+connection to the first replica while it accepts, then to the second, and
+runs this file with:
+
+- SQLGYM_TEST_FAILOVER_URL: the proxy's WebSocket URL;
+- SQLGYM_TEST_FAILOVER_DIRECT: the second replica's URL, which outlives
+  the first;
+- SQLGYM_TEST_FAILOVER_PID and SQLGYM_TEST_FAILOVER_SIGNAL: the first
+  replica's process and the signal it gets mid-run (9: killed, 15:
+  drained).
+
+A batch of episodes runs over one client through the proxy; at the second
+turn the policy signals the first replica, so that every episode is live
+there, some with steps in flight. Every episode must still finish, each
+step recorded once, with the rewards a run of the same actions on the
+surviving replica gets.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import unittest
+from typing import Any, Dict, List
+
+import sqlgym
+
+URL = os.environ.get("SQLGYM_TEST_FAILOVER_URL", "")
+DIRECT = os.environ.get("SQLGYM_TEST_FAILOVER_DIRECT", "")
+PID = int(os.environ.get("SQLGYM_TEST_FAILOVER_PID", "0"))
+SIGNAL = int(os.environ.get("SQLGYM_TEST_FAILOVER_SIGNAL", "9"))
+
+TASKS = ["demo/library-001", "demo/library-003", "demo/clinic-001", "demo/shop-001"]
+GROUP = 4
+
+
+def action(turn: int, sample: int) -> str:
+    """The scripted policy's completion: two queries, then a submit."""
+    if turn < 3:
+        sql = f"SELECT {turn * 10 + sample}"
+        return '<tool_call>{"name": "execute_sql", "arguments": {"sql": "' + sql + '"}}</tool_call>'
+    return '<tool_call>{"name": "submit", "arguments": {"sql": "SELECT 1"}}</tool_call>'
+
+
+def play(client: sqlgym.Client, on_turn: Any = None) -> List[sqlgym.Rollout]:
+    turn = {"n": 0}
+
+    def policy(convs: List[List[Dict[str, Any]]]) -> List[str]:
+        turn["n"] += 1
+        if on_turn is not None:
+            on_turn(turn["n"])
+        return [action(turn["n"], i % GROUP) for i in range(len(convs))]
+
+    return sqlgym.run_batch(client, policy, TASKS, group_size=GROUP, max_turns=5)
+
+
+@unittest.skipUnless(URL and DIRECT and PID, "SQLGYM_TEST_FAILOVER_* are not set (failover_test.go sets them)")
+class FailoverTest(unittest.TestCase):
+    def test_every_episode_finishes_on_the_surviving_replica(self) -> None:
+        def strike(turn: int) -> None:
+            if turn == 2:
+                os.kill(PID, SIGNAL)
+
+        with sqlgym.Client(URL, timeout=120) as client:
+            got = play(client, strike)
+            self.assertGreaterEqual(client.reconnects, 1, "the client never left the first replica")
+        with sqlgym.Client(DIRECT, timeout=120) as direct:
+            want = play(direct)
+            for r in got:
+                record = direct.get(r.episode_id)
+                self.assertEqual([s["turn"] for s in record["steps"]], [1, 2, 3],
+                                 f"{r.episode_id}: a step lost or run twice")
+                self.assertIsNotNone(record.get("ended_at"), f"{r.episode_id} did not end")
+        self.assertEqual([r.turns for r in got], [3] * len(TASKS) * GROUP)
+        self.assertEqual([r.outcome for r in got], [r.outcome for r in want])
+        self.assertEqual([r.rewards for r in got], [r.rewards for r in want])
+        self.assertEqual([r.total_reward for r in got], [r.total_reward for r in want])
+        print(f"{len(got)} episodes finished across signal {SIGNAL}")
+
+
+if __name__ == "__main__":
+    unittest.main()
