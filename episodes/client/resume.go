@@ -14,11 +14,6 @@ import (
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
-// CodeEpisodeElsewhere is the JSON-RPC error of a call naming an episode
-// that another replica drives, or that this one handed back while
-// draining: the client reconnects and sends the call again.
-const CodeEpisodeElsewhere = -32007
-
 // DefaultReconnectTimeout bounds the time a Resumer spends reconnecting
 // and sending one call again.
 const DefaultReconnectTimeout = 60 * time.Second
@@ -117,7 +112,7 @@ func (r *Resumer) Call(ctx context.Context, method string, params, result any) e
 func again(method string, params any, err error) bool {
 	var rpc *schemas.Error
 	if errors.As(err, &rpc) {
-		return rpc.Code == CodeEpisodeElsewhere || rpc.Code == schemas.CodeDraining && method == schemas.MethodReset
+		return rpc.Code == schemas.CodeElsewhere || rpc.Code == schemas.CodeDraining && method == schemas.MethodReset
 	}
 	var ce *websocket.CloseError
 	if !errors.Is(err, ErrClosed) || errors.As(err, &ce) && fatalClose[ce.Code] {
@@ -223,7 +218,7 @@ func (r *Resumer) done(cn *conn, err error) {
 	defer r.mu.Unlock()
 	cn.inflight--
 	var rpc *schemas.Error
-	if cn == r.cur && (err == nil || errors.As(err, &rpc) && rpc.Code != CodeEpisodeElsewhere) {
+	if cn == r.cur && (err == nil || errors.As(err, &rpc) && rpc.Code != schemas.CodeElsewhere) {
 		r.attempt = 0
 	}
 	if cn.retired && cn.inflight == 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 	"github.com/sqlgym/sqlgym/internal/testkit/cutproxy"
 	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 // TestPythonClientFailover runs test_failover.py against two `sqlgym
@@ -33,6 +34,7 @@ func TestPythonClientFailover(t *testing.T) {
 				fmt.Sprintf("SQLGYM_TEST_FAILOVER_SIGNAL=%d", int(sig))}
 			runScript(t, vpy, script{name: "failover", dir: tests, args: []string{"-m", "unittest", "-v", "test_failover"},
 				want: "episodes finished across signal"}, env)
+			waitfor.Until(t, "the first replica gone", func() bool { return first.Cmd.Process.Signal(syscall.Signal(0)) != nil })
 		})
 	}
 }

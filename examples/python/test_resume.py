@@ -302,30 +302,52 @@ class ClientResumeTest(unittest.TestCase):
         self.direct.close_episode(ep)
 
 
+async def step_lost(relay: AsyncRelay, direct: sqlgym.AsyncClient, c: sqlgym.AsyncClient, ep: str) -> Any:
+    """Sends a step whose reply the relay holds back until the server has
+    recorded it, then cuts the connection; returns the step's task."""
+    relay.hold()
+    step = asyncio.ensure_future(c.step(ep, tool="inspect_schema"))
+    while not (await direct.get(ep))["steps"]:
+        await asyncio.sleep(0.01)
+    relay.drop()
+    relay.release()
+    return step
+
+
 @unittest.skipUnless(URL, "SQLGYM_TEST_URL is not set (go test ./examples/python/ sets it)")
 class AsyncResumeTest(unittest.TestCase):
-    def test_a_step_whose_reply_was_lost_is_sent_again_and_runs_once(self) -> None:
+    def run_relayed(self, test: Any) -> None:
+        """Runs test(relay, direct, client) with a client through a relay and one straight to the server."""
         async def main() -> None:
             relay = AsyncRelay(URL)
             url = await relay.start()
             async with sqlgym.AsyncClient(URL) as direct, sqlgym.AsyncClient(url) as c:
-                ep = (await c.reset(task_id="demo/library-001"))["episode_id"]
-                relay.hold()
-                step = asyncio.ensure_future(c.step(ep, tool="inspect_schema"))
-                while len((await direct.get(ep))["steps"]) < 1:
-                    await asyncio.sleep(0.01)
-                relay.drop()
-                relay.release()
-                got = await step
-                self.assertEqual(got["info"]["turn"], 1)
-                self.assertTrue(got["info"].get("replayed"))
-                self.assertEqual(c.reconnects, 1)
-                self.assertEqual((await c.step(ep, tool="inspect_schema"))["info"]["turn"], 2)
-                self.assertEqual([s["turn"] for s in (await direct.get(ep))["steps"]], [1, 2])
-                self.assertEqual((await c.close_episode(ep))["turns"], 2)
+                await test(relay, direct, c)
             await relay.stop()
         asyncio.run(asyncio.wait_for(main(), 120))
 
+    def test_a_step_whose_reply_was_lost_is_sent_again_and_runs_once(self) -> None:
+        async def test(relay: AsyncRelay, direct: sqlgym.AsyncClient, c: sqlgym.AsyncClient) -> None:
+            ep = (await c.reset(task_id="demo/library-001"))["episode_id"]
+            got = await (await step_lost(relay, direct, c, ep))
+            self.assertEqual(got["info"]["turn"], 1)
+            self.assertTrue(got["info"].get("replayed"))
+            self.assertEqual(c.reconnects, 1)
+            self.assertEqual((await c.step(ep, tool="inspect_schema"))["info"]["turn"], 2)
+            self.assertEqual([s["turn"] for s in (await direct.get(ep))["steps"]], [1, 2])
+            self.assertEqual((await c.close_episode(ep))["turns"], 2)
+        self.run_relayed(test)
+
+    def test_a_step_without_a_turn_is_not_sent_twice(self) -> None:
+        async def test(relay: AsyncRelay, direct: sqlgym.AsyncClient, c: sqlgym.AsyncClient) -> None:
+            ep = (await direct.reset(task_id="demo/library-001"))["episode_id"]  # started elsewhere: no turn known
+            step = await step_lost(relay, direct, c, ep)
+            with self.assertRaises(sqlgym.ReplyLost) as ctx:
+                await step
+            self.assertEqual((ctx.exception.method, ctx.exception.episode_id), ("episode.step", ep))
+            self.assertEqual((await c.step(ep, tool="inspect_schema"))["info"]["turn"], 2)
+            self.assertEqual((await c.close_episode(ep))["turns"], 2)
+        self.run_relayed(test)
 
 if __name__ == "__main__":
     unittest.main()

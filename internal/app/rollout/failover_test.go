@@ -13,6 +13,7 @@ import (
 	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 	"github.com/sqlgym/sqlgym/internal/testkit/cutproxy"
 	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
 // TestRolloutSurvivesItsReplica plays the mixed script on two `sqlgym
@@ -51,6 +52,7 @@ func TestRolloutSurvivesItsReplica(t *testing.T) {
 			if r.Reconnects() == 0 {
 				t.Errorf("the client never left the first replica")
 			}
+			waitfor.Until(t, "the first replica gone", func() bool { return first.Cmd.Process.Signal(syscall.Signal(0)) != nil })
 			for _, id := range results.episodes {
 				tr, err := r.Episode(ctx, id)
 				if err != nil {

@@ -21,8 +21,8 @@ type Proxy struct {
 	mu       sync.Mutex // guards backends, conns, accepted, closed and held
 	backends []string
 	closed   bool
-	held    chan struct{} // while not nil, bytes from the backend wait for it to close
-	conns   map[net.Conn]bool
+	held     chan struct{} // while not nil, bytes from the backend wait for it to close
+	conns    map[net.Conn]bool
 	// accepted counts the connections relayed.
 	accepted int
 	wg       sync.WaitGroup // the accept loop and every relay
