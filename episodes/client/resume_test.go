@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/sqlgym/sqlgym/episodes/client"
+	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 	"github.com/sqlgym/sqlgym/internal/testkit/cutproxy"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
 	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -145,5 +147,48 @@ func TestResumerGivesUp(t *testing.T) {
 		if turns := w.turns(t, reset.EpisodeID); len(turns) != 0 {
 			t.Errorf("reconnect timeout %s: the server recorded turns %v", timeout, turns)
 		}
+	}
+}
+
+// TestResumerElsewhere: through a proxy to the first of two live
+// --takeover replicas on one store, a step of an episode the second
+// drives is answered -32007; the Resumer sends it again on new
+// connections, which the proxy still gives the first, until its
+// reconnect timeout, and then the caller gets the -32007. Once the proxy
+// leads to the second replica the same step runs there.
+func TestResumerElsewhere(t *testing.T) {
+	store, _ := pgtest.URL(t)
+	bin := binserver.Build(t)
+	first := binserver.StartReplica(t, bin, store, "first")
+	second := binserver.StartReplica(t, bin, store, "second")
+	p := cutproxy.Start(t, cutproxy.HostPort(first.URL))
+	ctx := context.Background()
+	r, err := client.DialResuming(ctx, p.URL(first.URL), "", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	direct, err := client.Dial(ctx, second.URL, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer direct.Close()
+	reset, err := direct.Reset(ctx, schemas.ResetParams{TaskID: "demo/library-001"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := schemas.StepParams{EpisodeID: reset.EpisodeID, Action: client.ToolCall("inspect_schema", nil)}
+	_, err = r.StepParams(ctx, step)
+	var rpc *schemas.Error
+	if !errors.As(err, &rpc) || rpc.Code != schemas.CodeElsewhere {
+		t.Fatalf("step through the first replica: %v, want -32007", err)
+	}
+	if r.Reconnects() == 0 {
+		t.Errorf("the step was not sent again on a new connection")
+	}
+	p.Retarget(cutproxy.HostPort(second.URL))
+	got, err := r.StepParams(ctx, step)
+	if err != nil || got.Info.Turn != 1 || got.Info.Replayed {
+		t.Fatalf("step through the second replica: %+v, %v; want turn 1, run", got, err)
 	}
 }

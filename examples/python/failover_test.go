@@ -25,9 +25,8 @@ func TestPythonClientFailover(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			store, _ := pgtest.URL(t)
-			first := startReplica(t, bin, store, "first")
-			second := startReplica(t, bin, store, "second")
-			t.Cleanup(func() { second.Stop(t) })
+			first := binserver.StartReplica(t, bin, store, "first")
+			second := binserver.StartReplica(t, bin, store, "second")
 			p := cutproxy.Start(t, cutproxy.HostPort(first.URL), cutproxy.HostPort(second.URL))
 			env := []string{"SQLGYM_TEST_FAILOVER_URL=" + p.URL(first.URL), "SQLGYM_TEST_FAILOVER_DIRECT=" + second.URL,
 				fmt.Sprintf("SQLGYM_TEST_FAILOVER_PID=%d", first.Cmd.Process.Pid),
@@ -37,13 +36,4 @@ func TestPythonClientFailover(t *testing.T) {
 			waitfor.Until(t, "the first replica gone", func() bool { return first.Cmd.Process.Signal(syscall.Signal(0)) != nil })
 		})
 	}
-}
-
-// startReplica runs a `sqlgym serve --takeover` replica on the shared
-// store, its lease short so that a killed replica's episodes are taken
-// over soon.
-func startReplica(t *testing.T, bin, store, id string) *binserver.Process {
-	t.Helper()
-	return binserver.Start(t, bin, "--data-dir", t.TempDir(), "--trajectories", store, "--takeover",
-		"--lease-ttl", "1s", "--replica-id", id, "--shutdown-grace", "10s", "--log-level", "warn")
 }

@@ -14,7 +14,8 @@ runs this file with:
 
 A batch of episodes runs over one client through the proxy; at the second
 turn the policy signals the first replica, so that every episode is live
-there, some with steps in flight. Every episode must still finish, each
+there, and the turn's steps go out as it dies or drains. Every episode
+must still finish, each
 step recorded once, with the rewards a run of the same actions on the
 surviving replica gets.
 """
@@ -22,7 +23,6 @@ surviving replica gets.
 from __future__ import annotations
 
 import os
-import signal
 import unittest
 from typing import Any, Dict, List
 
@@ -59,6 +59,25 @@ def play(client: sqlgym.Client, on_turn: Any = None) -> List[sqlgym.Rollout]:
 
 @unittest.skipUnless(URL and DIRECT and PID, "SQLGYM_TEST_FAILOVER_* are not set (failover_test.go sets them)")
 class FailoverTest(unittest.TestCase):
+    def test_an_episode_held_elsewhere(self) -> None:
+        # Runs first (by name): both replicas are live. The first answers
+        # EPISODE_ELSEWHERE for an episode the second drives; the client
+        # reconnects and sends it again, and the proxy gives it the first
+        # again, until reconnect_timeout: then the error is the caller's.
+        http = URL.replace("ws://", "http://", 1).replace("/v1/ws", "/v1/rpc")
+        with sqlgym.Client(DIRECT, timeout=120) as direct:
+            ep = direct.reset(task_id="demo/library-001")["episode_id"]
+            for url in (URL, http):
+                with self.subTest(url), sqlgym.Client(url, timeout=120, reconnect_timeout=1.0) as c:
+                    with self.assertRaises(sqlgym.RPCError) as ctx:
+                        c.step(ep, tool="inspect_schema")
+                    self.assertEqual(ctx.exception.code, sqlgym.EPISODE_ELSEWHERE)
+                    if url == URL:
+                        self.assertGreaterEqual(c.reconnects, 1, "the step was not sent again on a new connection")
+                    self.assertEqual(c.info()["protocol"], sqlgym.PROTOCOL)  # the client goes on
+            self.assertEqual(direct.step(ep, tool="inspect_schema")["info"]["turn"], 1, "a refused step ran")
+            direct.close_episode(ep)
+
     def test_every_episode_finishes_on_the_surviving_replica(self) -> None:
         def strike(turn: int) -> None:
             if turn == 2:

@@ -30,8 +30,8 @@ func TestRolloutSurvivesItsReplica(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			ctx := context.Background()
 			store, _ := pgtest.URL(t)
-			first, second := startReplica(t, bin, store, "first"), startReplica(t, bin, store, "second")
-			t.Cleanup(func() { second.Stop(t) })
+			first := binserver.StartReplica(t, bin, store, "first", "--max-turns", "4") // the world's turn budget
+			second := binserver.StartReplica(t, bin, store, "second", "--max-turns", "4")
 			p := cutproxy.Start(t, cutproxy.HostPort(first.URL), cutproxy.HostPort(second.URL))
 			r, err := client.DialResuming(ctx, p.URL(first.URL), "", time.Minute)
 			if err != nil {
@@ -109,13 +109,4 @@ func outcomes(t *testing.T, w *world, strike func(n int)) played {
 	}
 	slices.Sort(out.outcomes)
 	return out
-}
-
-// startReplica runs a `sqlgym serve --takeover` replica of the demo on
-// the shared store, with the world's turn budget and a short lease, so
-// that a killed replica's episodes are taken over soon.
-func startReplica(t *testing.T, bin, store, id string) *binserver.Process {
-	t.Helper()
-	return binserver.Start(t, bin, "--data-dir", t.TempDir(), "--trajectories", store, "--takeover",
-		"--lease-ttl", "1s", "--replica-id", id, "--max-turns", "4", "--shutdown-grace", "10s", "--log-level", "warn")
 }
