@@ -115,11 +115,13 @@ class Client:
         self._headers = {"Authorization": f"Bearer {token}"} if token else {}
         self._connect_timeout = connect_timeout
         self._max_frame_bytes = max_frame_bytes
-        # _lock guards _ids, _pending, _settling, _closed, _error, _ws, _conns,
-        # _redialing, _attempt, _turns and reconnects.
+        # _lock guards _ids, _pending, _queue, _settling, _closed, _error, _ws,
+        # _conns, _redialing, _attempt, _turns and reconnects.
         self._lock = threading.Lock()
+        self._send_lock = threading.RLock()  # taken before _lock, never after it
         self._ids = itertools.count(1)
         self._pending: Dict[int, _Call] = {}
+        self._queue: Dict[int, _Call] = {}  # calls of _pending waiting for a connection (some may be gone)
         # Replies taken from _pending whose Futures (and so their callbacks,
         # which may send calls of their own) are still being settled.
         self._settling = 0
@@ -183,7 +185,24 @@ class Client:
                 if self._closed and not closing_ok:
                     return _failed(ConnectionClosed(f"{method}: client closed"))
                 params = step_turn(self._turns, method, params)
-            return self._http.submit(method, params)
+            try:
+                return self._http.submit(method, params)
+            except ValueError:
+                self._observe(method, params, None, INVALID_PARAMS)  # gives the step's turn back
+                raise
+        # One call at a time from its turn to its frame's write, so that the
+        # steps of an episode reach the server in the order of their turns.
+        with self._send_lock:
+            call, req_id, ws = self._register(method, params, closing_ok)
+            if ws is not None:
+                self._send(ws, [call])
+        return call.future
+
+    def _register(self, method: str, params: Optional[Dict[str, Any]],
+                  closing_ok: bool) -> Tuple[_Call, int, Optional[WebSocket]]:
+        """Numbers a call (a step's turn too), encodes it and puts it among
+        the calls waiting for replies; returns it, its id and the connection
+        to send it on (None: it waits for the next one)."""
         with self._lock:
             req_id = next(self._ids)
             if self._error is None and not (self._closed and not closing_ok):
@@ -196,15 +215,17 @@ class Client:
         call = _Call(method, params, frame, Future())
         with self._lock:
             if self._closed and not closing_ok:
-                return _failed(ConnectionClosed(f"{method}: client closed"))
+                call.future = _failed(ConnectionClosed(f"{method}: client closed"))
+                return call, req_id, None
             if self._error is not None:
-                return _failed(ConnectionClosed(f"{method}: {self._error}"))
+                call.future = _failed(ConnectionClosed(f"{method}: {self._error}"))
+                return call, req_id, None
             self._pending[req_id] = call
             call.conn = ws = self._ws
+            if ws is None:
+                self._queue[req_id] = call
         call.future.add_done_callback(lambda f: self._abandon(req_id, f))
-        if ws is not None:
-            self._send(ws, [call])
-        return call.future
+        return call, req_id, ws
 
     def call(self, method: str, params: Optional[Dict[str, Any]] = None, timeout: Optional[float] = None) -> Any:
         """Sends one request and waits for its result (see :meth:`call_async`).
@@ -310,6 +331,7 @@ class Client:
                 except SQLGymError as e:
                     result, error = None, e
                 if isinstance(error, RPCError) and self._again(call, error):
+                    self._wait_for_conn(req_id, call)
                     self._retire(ws)
                     continue
                 del self._pending[req_id]
@@ -346,7 +368,6 @@ class Client:
         call.since = call.since if call.since is not None else now
         if now - call.since >= self.reconnect_timeout:
             return False  # it persisted: the caller gets the error
-        call.conn = None
         return True
 
     def _retire(self, ws: Optional[WebSocket]) -> None:
@@ -359,10 +380,16 @@ class Client:
     def _resumes(self) -> bool:
         return self.reconnect_timeout > 0 and not self._stop.is_set() and self._error is None
 
+    def _wait_for_conn(self, req_id: int, call: _Call) -> None:
+        """Puts call among those waiting for a connection (held: _lock)."""
+        call.conn = None
+        self._queue[req_id] = call
+
     def _queued(self, ws: WebSocket) -> List[_Call]:
         """The calls waiting for a connection, in the order they were made,
         now given to ws (held: _lock)."""
-        out = [c for c in self._pending.values() if c.conn is None]
+        out = [c for i, c in sorted(self._queue.items()) if self._pending.get(i) is c]
+        self._queue.clear()
         for c in out:
             c.conn = ws
         return out
@@ -400,7 +427,7 @@ class Client:
             if resendable(call.method, call.params):
                 call.since = call.since if call.since is not None else now
                 if now - call.since < self.reconnect_timeout:
-                    call.conn = None
+                    self._wait_for_conn(req_id, call)
                     continue
             del self._pending[req_id]
             failed.append((call, self._lost_error(call, err)))
@@ -439,13 +466,14 @@ class Client:
                                                 f"{self.reconnect_timeout}s: {e}", e.status))
                     return
                 continue
-            with self._lock:
-                if self._stop.is_set():
-                    ws.abort()
-                    break
-                self._redialing, self.reconnects = False, self.reconnects + 1
-            self._attach(ws)
-            self._after_dispatch(None)
+            with self._send_lock:  # the calls waiting go out before any new one
+                with self._lock:
+                    if self._stop.is_set():
+                        ws.abort()
+                        break
+                    self._redialing, self.reconnects = False, self.reconnects + 1
+                self._attach(ws)
+                self._after_dispatch(None)
             return
         with self._lock:
             self._redialing = False
@@ -456,6 +484,7 @@ class Client:
             self._error = self._error or err
             self._redialing = False
             calls, self._pending = list(self._pending.values()), {}
+            self._queue.clear()
             conns = list(self._conns)
         self._stop.set()
         for call in calls:

@@ -51,13 +51,52 @@ class HTTPTransport:
         self._ids = itertools.count(1)
         self._stop = threading.Event()  # set by close(): no more waiting to try again
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sqlgym-http")
+        self._lock = threading.Lock()  # guards _tails
+        # The last step posted or waiting of each episode with steps in
+        # flight: a step numbered by its turn must reach the server after
+        # the one before it, which a pool of connections would not keep.
+        self._tails: Dict[str, Future] = {}
 
     def submit(self, method: str, params: Optional[Dict[str, Any]]) -> Future:
         """Encodes the request here (a ValueError is the caller's) and posts
-        it from the pool. The Future stays pending until the reply is in,
-        so that cancelling it drops a late reply."""
+        it from the pool, a step after the episode's step before it. The
+        Future stays pending until the reply is in, so that cancelling it
+        drops a late reply."""
         body = encode_request(next(self._ids), method, params)
-        return then(self._pool.submit(self._post, body, method, params), lambda r: r)
+        episode_id = params.get("episode_id") if method == "episode.step" and isinstance(params, dict) else None
+        if not isinstance(episode_id, str) or "turn" not in params:  # type: ignore[operator]
+            return then(self._pool.submit(self._post, body, method, params), lambda r: r)
+        out: Future = Future()
+        with self._lock:
+            before = self._tails.get(episode_id)
+            self._tails[episode_id] = out
+
+        def start(_: Any = None) -> None:
+            if not out.set_running_or_notify_cancel():
+                self._untail(episode_id, out)
+                return
+            posted = self._pool.submit(self._post, body, method, params)
+            posted.add_done_callback(lambda f: self._settle(episode_id, out, f))
+
+        if before is None:
+            start()
+        else:
+            before.add_done_callback(start)
+        return then(out, lambda r: r)  # a cancel drops the reply at once, even of a step posted already
+
+    def _settle(self, episode_id: str, out: Future, posted: Future) -> None:
+        """Hands a chained step's outcome to its caller."""
+        self._untail(episode_id, out)
+        exc = posted.exception()
+        if exc is not None:
+            out.set_exception(exc)
+        else:
+            out.set_result(posted.result())
+
+    def _untail(self, episode_id: str, out: Future) -> None:
+        with self._lock:
+            if self._tails.get(episode_id) is out:
+                del self._tails[episode_id]
 
     def call(self, method: str, params: Optional[Dict[str, Any]]) -> Any:
         """One call on the calling thread."""
