@@ -40,7 +40,9 @@ var fatalClose = map[int]bool{
 // replica, and sends the call again, waiting longer each time, for at
 // most its reconnect timeout. A step keeps its turn, so the server runs
 // it once; a reset whose reply was lost is sent as a new reset. It is
-// safe for concurrent use.
+// safe for concurrent use; the steps of one episode are sent one at a
+// time (each after the one before it has its reply), as rollout does,
+// since a step that overtakes the one before it is refused.
 type Resumer struct {
 	url, token string
 	timeout    time.Duration // 0: never reconnect
