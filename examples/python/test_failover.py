@@ -22,6 +22,7 @@ surviving replica gets.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import unittest
 from typing import Any, Dict, List
@@ -75,8 +76,18 @@ class FailoverTest(unittest.TestCase):
                     if url == URL:
                         self.assertGreaterEqual(c.reconnects, 1, "the step was not sent again on a new connection")
                     self.assertEqual(c.info()["protocol"], sqlgym.PROTOCOL)  # the client goes on
+            with self.subTest("AsyncClient"):
+                asyncio.run(self.held_elsewhere_async(ep))
             self.assertEqual(direct.step(ep, tool="inspect_schema")["info"]["turn"], 1, "a refused step ran")
             direct.close_episode(ep)
+
+    async def held_elsewhere_async(self, ep: str) -> None:
+        async with sqlgym.AsyncClient(URL, timeout=120, reconnect_timeout=1.0) as c:
+            with self.assertRaises(sqlgym.RPCError) as ctx:
+                await c.step(ep, tool="inspect_schema")
+            self.assertEqual(ctx.exception.code, sqlgym.EPISODE_ELSEWHERE)
+            self.assertGreaterEqual(c.reconnects, 1, "the step was not sent again on a new connection")
+            self.assertEqual((await c.info())["protocol"], sqlgym.PROTOCOL)
 
     def test_every_episode_finishes_on_the_surviving_replica(self) -> None:
         def strike(turn: int) -> None:

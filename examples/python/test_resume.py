@@ -24,7 +24,7 @@ import sqlgym.client as sg
 from sqlgym.resume import Turns, backoff, resendable, retry_elsewhere
 
 from test_aio import Relay as AsyncRelay
-from test_client import URL, http_url
+from test_client import URL
 
 
 def until(condition: Callable[[], Any], what: str, limit: float = 60) -> Any:
