@@ -10,7 +10,9 @@ runs this file with:
   the first;
 - SQLGYM_TEST_FAILOVER_PID and SQLGYM_TEST_FAILOVER_SIGNAL: the first
   replica's process and the signal it gets mid-run (9: killed, 15:
-  drained).
+  drained);
+- SQLGYM_TEST_FAILOVER_CLIENT: ``sync`` (run_batch on a Client) or
+  ``async`` (the episodes as tasks on an AsyncClient).
 
 A batch of episodes runs over one client through the proxy; at the second
 turn the policy signals the first replica, so that every episode is live
@@ -25,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import os
 import unittest
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 import sqlgym
 
@@ -33,6 +35,7 @@ URL = os.environ.get("SQLGYM_TEST_FAILOVER_URL", "")
 DIRECT = os.environ.get("SQLGYM_TEST_FAILOVER_DIRECT", "")
 PID = int(os.environ.get("SQLGYM_TEST_FAILOVER_PID", "0"))
 SIGNAL = int(os.environ.get("SQLGYM_TEST_FAILOVER_SIGNAL", "9"))
+CLIENT = os.environ.get("SQLGYM_TEST_FAILOVER_CLIENT", "sync")
 
 TASKS = ["demo/library-001", "demo/library-003", "demo/clinic-001", "demo/shop-001"]
 GROUP = 4
@@ -56,6 +59,33 @@ def play(client: sqlgym.Client, on_turn: Any = None) -> List[sqlgym.Rollout]:
         return [action(turn["n"], i % GROUP) for i in range(len(convs))]
 
     return sqlgym.run_batch(client, policy, TASKS, group_size=GROUP, max_turns=5)
+
+
+class Played:
+    """One episode as the async run saw it: its rewards and summary."""
+
+    def __init__(self, episode_id: str):
+        self.episode_id = episode_id
+        self.rewards: List[float] = []
+        self.summary: Dict[str, Any] = {}
+
+
+async def play_async(url: str, on_turn: Any = None) -> Tuple[List[Played], int]:
+    """The same episodes and actions as play, each turn's steps sent
+    together from tasks of one AsyncClient; returns them and the client's
+    reconnects."""
+    async with sqlgym.AsyncClient(url, timeout=120) as c:
+        resets = await asyncio.gather(*(c.reset(task_id=t, max_turns=5) for t in TASKS for _ in range(GROUP)))
+        eps = [Played(r["episode_id"]) for r in resets]
+        for turn in (1, 2, 3):
+            if on_turn is not None:
+                on_turn(turn)
+            steps = await asyncio.gather(*(c.step(e.episode_id, text=action(turn, i % GROUP)) for i, e in enumerate(eps)))
+            for e, st in zip(eps, steps):
+                e.rewards.append(st["reward"])
+        for e, summary in zip(eps, await asyncio.gather(*(c.close_episode(e.episode_id) for e in eps))):
+            e.summary = summary
+        return eps, c.reconnects
 
 
 @unittest.skipUnless(URL and DIRECT and PID, "SQLGYM_TEST_FAILOVER_* are not set (failover_test.go sets them)")
@@ -90,6 +120,10 @@ class FailoverTest(unittest.TestCase):
             self.assertEqual((await c.info())["protocol"], sqlgym.PROTOCOL)
 
     def test_every_episode_finishes_on_the_surviving_replica(self) -> None:
+        if CLIENT == "async":
+            self.async_episodes_finish()
+            return
+
         def strike(turn: int) -> None:
             if turn == 2:
                 os.kill(PID, SIGNAL)
@@ -110,6 +144,19 @@ class FailoverTest(unittest.TestCase):
         self.assertEqual([r.total_reward for r in got], [r.total_reward for r in want])
         print(f"{len(got)} episodes finished across signal {SIGNAL}")
 
+
+    def async_episodes_finish(self) -> None:
+        got, reconnects = asyncio.run(play_async(URL, lambda turn: os.kill(PID, SIGNAL) if turn == 2 else None))
+        self.assertGreaterEqual(reconnects, 1, "the client never left the first replica")
+        want, _ = asyncio.run(play_async(DIRECT))
+        with sqlgym.Client(DIRECT, timeout=120) as direct:
+            for e in got:
+                self.assertEqual([s["turn"] for s in direct.get(e.episode_id)["steps"]], [1, 2, 3],
+                                 f"{e.episode_id}: a step lost or run twice")
+        self.assertEqual([e.rewards for e in got], [e.rewards for e in want])
+        self.assertEqual([(e.summary["outcome"], e.summary["turns"], e.summary["total_reward"]) for e in got],
+                         [(e.summary["outcome"], e.summary["turns"], e.summary["total_reward"]) for e in want])
+        print(f"{len(got)} episodes finished across signal {SIGNAL}")
 
 if __name__ == "__main__":
     unittest.main()
