@@ -62,7 +62,29 @@ func (m *Manager) claimFor(id string) (s *session, rec *trajlog.Record, err erro
 	}
 	m.metrics.tookOver(m.now().Sub(start))
 	m.cfg.Logger.Info("episode taken over", zap.String("episode", id), zap.Int("turns", len(r.Steps)))
+	if t := s.endRecorded(); t != nil {
+		// Its replica recorded the step that ended it and died before
+		// recording the end: record it now, as that replica would have.
+		if err := m.finish(ctx, s, t); err != nil {
+			return nil, nil, err
+		}
+		return nil, &trajlog.Record{Trajectory: *t, Complete: true}, stateErrorf(Ended, "%s", id)
+	}
 	return s, nil, nil
+}
+
+// endRecorded ends a session restored from a record whose last step
+// ended the episode, with that step's outcome at its time; nil when the
+// episode goes on.
+func (s *session) endRecorded() *schemas.Trajectory {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.traj.Steps)
+	if n == 0 || s.traj.Steps[n-1].Outcome == "" {
+		return nil
+	}
+	last := s.traj.Steps[n-1]
+	return s.endLocked(last.Outcome, last.At)
 }
 
 // elsewhere is the error of a call for an episode another replica
@@ -176,6 +198,7 @@ func (s *session) restore(t *schemas.Trajectory) {
 			}
 		}
 	}
+	s.traj.TotalReward = s.ledger.Total()
 }
 
 // locate returns the live episode id: held here, or taken over from the

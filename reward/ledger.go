@@ -3,7 +3,6 @@ package reward
 import (
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -110,6 +109,9 @@ func (l *Ledger) Repay(components map[string]float64) {
 	for _, name := range [...]string{ComponentTurnOK, ComponentTurnToolError, ComponentTurnFormatError, ComponentTurnRepeat, ComponentTurnFormatOK} {
 		l.turn += components[name]
 	}
+	for _, name := range finalOrder {
+		l.final += components[name]
+	}
 	names := make([]string, 0, len(components))
 	for name := range components {
 		names = append(names, name)
@@ -118,12 +120,17 @@ func (l *Ledger) Repay(components map[string]float64) {
 	reward := 0.0
 	for _, name := range names {
 		reward += components[name]
-		if strings.HasPrefix(name, "final.") {
-			l.final += components[name]
-		}
 	}
 	l.total += reward
 }
+
+// finalOrder is the order payFinal adds the final components in: the
+// outcome's, then the terms of a submission that ran, then efficiency
+// and length. A component absent from a step adds 0, which changes no
+// sum.
+var finalOrder = [...]string{ComponentFinalCorrect, ComponentFinalMismatch, ComponentFinalPredError, ComponentFinalPredTimeout,
+	ComponentFinalNoSubmit, ComponentFinalExecutes, ComponentFinalColumnJaccard, ComponentFinalTableJaccard,
+	ComponentFinalNonEmpty, ComponentFinalEfficiency, ComponentFinalLength}
 
 // Total is everything paid so far.
 func (l *Ledger) Total() float64 { return l.total }
