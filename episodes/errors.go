@@ -46,6 +46,10 @@ const (
 	// new episode; its live episodes still take steps until it stops.
 	// Start the episode on another replica.
 	Draining
+	// Elsewhere: the episode is driven by another replica that is live,
+	// or this replica handed it back while draining (takeover.go). Send
+	// the call again through the load balancer, after a moment.
+	Elsewhere
 )
 
 // kindText is each kind's text: the error of its sentinel, and the
@@ -60,6 +64,7 @@ var kindText = [...]string{
 	Busy:            "episode busy",
 	Capacity:        "capacity reached",
 	Draining:        "server draining",
+	Elsewhere:       "episode elsewhere",
 }
 
 // Error returns the kind's text, so that a Kind is its own sentinel.

@@ -46,6 +46,7 @@ func (m *Manager) Expire(ctx context.Context) {
 			m.finish(ctx, s, t) // a failed write is counted and logged there
 		}
 	}
+	m.endOrphans(ctx)
 }
 
 // Shutdown abandons every live episode, recording each, so that a server
@@ -53,15 +54,20 @@ func (m *Manager) Expire(ctx context.Context) {
 // episode whose steps do not finish before ctx ends is logged as left
 // unrecorded, and the others are still recorded.
 func (m *Manager) Shutdown(ctx context.Context) {
+	for _, s := range m.liveNow() {
+		m.abandon(ctx, s)
+	}
+}
+
+// liveNow lists the live episodes at this moment.
+func (m *Manager) liveNow() []*session {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	all := make([]*session, 0, len(m.live))
 	for _, s := range m.live {
 		all = append(all, s)
 	}
-	m.mu.Unlock()
-	for _, s := range all {
-		m.abandon(ctx, s)
-	}
+	return all
 }
 
 // abandon ends s as abandoned once its queue is free, or logs why not.

@@ -1,9 +1,12 @@
 package episodes
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
+	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -37,6 +40,8 @@ func (m *Manager) Get(id string) (*Snapshot, error) {
 	}
 	m.mu.Unlock()
 	switch {
+	case e == nil && m.cfg.Shared != nil:
+		return m.getShared(id)
 	case e == nil:
 		return nil, m.notFound(id)
 	case enc == nil:
@@ -68,4 +73,20 @@ func (s *Snapshot) JSON() (json.RawMessage, error) {
 		return s.raw, nil
 	}
 	return schemas.Marshal(s.t)
+}
+
+// getShared reads an episode this replica does not hold from the shared
+// store, claiming nothing: every step another replica acknowledged is
+// there.
+func (m *Manager) getShared(id string) (*Snapshot, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), takeoverTimeout)
+	defer cancel()
+	r, err := m.cfg.Shared.Load(ctx, id)
+	if errors.Is(err, trajlog.ErrNoEpisode) {
+		return nil, stateErrorf(NotFound, "no episode %q in the server's memory or in the trajectory store", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Snapshot{id: id, t: &r.Trajectory}, nil
 }

@@ -5,14 +5,18 @@ import (
 	"errors"
 	"math"
 
+	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // StepTicket is a step's place in its episode's queue, taken when the
 // request arrives so that steps of one episode run in arrival order.
 type StepTicket struct {
-	s *session
-	t ticket
+	s      *session
+	t      ticket
+	replay *schemas.StepResult  // the reply of a step sent again to an ended episode (resend.go); no place taken
+	ended  *schemas.CloseResult // a close's: the summary of an episode that ended on another replica
+	err    error                // a close's: why the episode can be neither found nor taken over
 }
 
 // Enqueue checks a step's params (the one check of them, for every
@@ -26,8 +30,11 @@ func (m *Manager) Enqueue(p *schemas.StepParams) (*StepTicket, error) {
 		return nil, err
 	}
 	episodeID := p.EpisodeID
-	s, err := m.find(episodeID)
+	s, rec, err := m.locate(episodeID)
 	if err != nil {
+		if res, ok := m.resentEnded(episodeID, p.Turn, rec); ok {
+			return &StepTicket{replay: res}, nil
+		}
 		return nil, err
 	}
 	t, err := s.queue.enqueue(m.cfg.StepQueue)
@@ -61,10 +68,19 @@ func (m *Manager) Step(ctx context.Context, p schemas.StepParams) (*schemas.Step
 // when the request arrives, so that steps of one episode run in the order
 // they arrived. It gives the place up however it ends.
 func (m *Manager) StepQueued(ctx context.Context, st *StepTicket, p schemas.StepParams) (*schemas.StepResult, error) {
+	if st.replay != nil {
+		return st.replay, nil
+	}
 	if err := st.t.wait(ctx); err != nil {
 		return nil, err
 	}
 	defer st.t.release()
+	if st.s.gone.Load() {
+		return nil, elsewhere(st.s.id, "this server handed it back")
+	}
+	if res, done, err := st.s.resent(p.Turn); done {
+		return res, err
+	}
 	m.metrics.stepsRunning.Inc()
 	defer m.metrics.stepsRunning.Dec()
 	defer func() { st.s.lastActive.Store(m.now().UnixNano()) }() // the idle clock runs from the step's end
@@ -80,6 +96,10 @@ func (m *Manager) StepQueued(ctx context.Context, st *StepTicket, p schemas.Step
 		// failed, and the first failure is the one reported.
 		err = errors.Join(err, m.finish(ctx, st.s, traj))
 	}
+	if errors.Is(err, trajlog.ErrMoved) {
+		m.evict(st.s)
+		return nil, elsewhere(st.s.id, "another replica took it over")
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -92,8 +112,13 @@ func (m *Manager) StepQueued(ctx context.Context, st *StepTicket, p schemas.Step
 // arrives, like a step's, so that a close sent before a step runs before
 // it. It returns nil when the episode is not live.
 func (m *Manager) EnqueueClose(id string) *StepTicket {
-	s, err := m.find(id)
-	if err != nil {
+	s, rec, err := m.locate(id)
+	switch {
+	case rec != nil:
+		return &StepTicket{ended: summary(&rec.Trajectory)}
+	case KindOf(err) == Elsewhere:
+		return &StepTicket{err: err}
+	case err != nil:
 		return nil
 	}
 	t, err := s.queue.enqueue(math.MaxInt)
@@ -113,6 +138,12 @@ func (m *Manager) Close(ctx context.Context, id string) (*schemas.CloseResult, e
 // CloseQueued is Close with its place in the queue already taken by
 // EnqueueClose (nil: the episode was not live).
 func (m *Manager) CloseQueued(ctx context.Context, id string, ct *StepTicket) (*schemas.CloseResult, error) {
+	switch {
+	case ct != nil && ct.ended != nil:
+		return ct.ended, nil
+	case ct != nil && ct.err != nil:
+		return nil, ct.err
+	}
 	if ct != nil {
 		if err := ct.t.wait(ctx); err != nil {
 			return nil, err
@@ -166,7 +197,7 @@ func summary(t *schemas.Trajectory) *schemas.CloseResult {
 // Abandon gives up the ticket's place in its episode's queue, for a call
 // that will not run. A nil ticket holds nothing.
 func (st *StepTicket) Abandon() {
-	if st != nil {
+	if st != nil && st.s != nil {
 		st.t.abandon()
 	}
 }

@@ -72,8 +72,12 @@ type Config struct {
 	// refuses every name.
 	RewardPreset func(name string) (schemas.RewardSpec, error)
 	Recorder     trajlog.Writer // where episodes are recorded as they happen; nil records nothing
-	Logger       *zap.Logger    // nil logs nothing
-	Version      string         // server version, stored in every trajectory
+	// Shared, when set, is the store this replica shares with others
+	// (the Recorder, a PostgreSQL store under --takeover): an episode
+	// this replica does not hold is taken over from it (takeover.go).
+	Shared  trajlog.Shared
+	Logger  *zap.Logger // nil logs nothing
+	Version string      // server version, stored in every trajectory
 
 	MaxTurns int // default turn budget (DefaultMaxTurns)
 	// PromptDescriptions puts the column descriptions a dataset ships in
@@ -159,9 +163,10 @@ type Manager struct {
 	shares   *fairshare.Pool // the live episodes' rooms, cfg.MaxEpisodes, shared among clients (fair.go)
 	draining atomic.Bool     // set by Drain: resets are refused (drain.go)
 
-	mu     sync.Mutex          // guards live and recent
-	live   map[string]*session // episodes that have not ended
-	recent *recentSet          // ended episodes, for episode.get
+	mu       sync.Mutex               // guards live, recent and claiming
+	live     map[string]*session      // episodes that have not ended
+	recent   *recentSet               // ended episodes, for episode.get
+	claiming map[string]chan struct{} // takeovers under way, each closed when done (takeover.go)
 }
 
 // New returns a manager over the configured datasets.
@@ -170,7 +175,7 @@ func New(cfg Config) (*Manager, error) {
 	if len(cfg.Datasets) == 0 {
 		return nil, fmt.Errorf("new manager: no dataset")
 	}
-	m := &Manager{cfg: cfg, datasets: map[string]*env.Dataset{}, live: map[string]*session{},
+	m := &Manager{cfg: cfg, datasets: map[string]*env.Dataset{}, live: map[string]*session{}, claiming: map[string]chan struct{}{},
 		recent: newRecentSet(cfg.RecentEpisodes, cfg.RecentBytes), metrics: newMetrics(),
 		specHash: reward.Hash(cfg.Reward), kept: keptBytes{max: cfg.MaxLiveBytes},
 		shares: fairshare.New(cfg.MaxEpisodes, true)}

@@ -24,6 +24,7 @@ type Metrics struct {
 	recentBytes  prometheus.Gauge
 	stepsRunning prometheus.Gauge
 	keptRefused  *prometheus.CounterVec
+	takeovers    prometheus.Histogram
 
 	mu     sync.Mutex // guards counts and bytes
 	counts schemas.Stats
@@ -51,8 +52,11 @@ func newMetrics() *Metrics {
 	m.keptRefused = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sqlgym_episode_bytes_refused_total",
 		Help: "Resets and steps refused for the bytes live episodes keep, by the bound they would pass: episode (--max-episode-bytes) or live (--max-live-bytes)."},
 		[]string{"bound"})
+	m.takeovers = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "sqlgym_takeover_seconds",
+		Help:    "Episodes taken over from the shared trajectory store (--takeover), by the time the claim and the rebuild took.",
+		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14)})
 	for _, c := range []prometheus.Collector{m.startedTotal, m.endedTotal, m.liveEpisodes, m.steps,
-		m.records, m.recordErrors, m.recentBytes, m.stepsRunning, m.keptRefused,
+		m.records, m.recordErrors, m.recentBytes, m.stepsRunning, m.keptRefused, m.takeovers,
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector()} {
 		f(c)
 	}
@@ -144,3 +148,6 @@ func (m *Metrics) snapshot() schemas.Stats {
 	}
 	return c
 }
+
+// tookOver counts an episode taken over, and how long it took.
+func (m *Metrics) tookOver(d time.Duration) { m.takeovers.Observe(d.Seconds()) }

@@ -33,6 +33,7 @@ type session struct {
 	holder   string // whom its statements run for on the engines (holderOf)
 
 	lastActive atomic.Int64      // unix nanoseconds of the last step's end
+	gone       atomic.Bool       // handed back or taken over elsewhere: no step of it runs here (takeover.go)
 	share      *fairshare.Ticket // its room in --max-episodes (fair.go); set by admit before it is live
 
 	// Only the step holding the queue's current ticket touches these

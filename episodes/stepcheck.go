@@ -36,6 +36,9 @@ func checkStep(p *schemas.StepParams) error {
 	if e := CheckUsage(p.Usage); e != nil {
 		return e
 	}
+	if p.Turn < 0 {
+		return errorf(InvalidArgument, "turn must be 1 or more (the number the step will have), got %d", p.Turn)
+	}
 	if len(p.FinishReason) > schemas.MaxFinishReasonBytes {
 		return errorf(InvalidArgument, "finish_reason holds %d bytes; at most %d",
 			len(p.FinishReason), schemas.MaxFinishReasonBytes)

@@ -3,6 +3,7 @@ package reward
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/sqlgym/sqlgym/schemas"
 )
@@ -98,6 +99,30 @@ func (l *Ledger) Step(t Turn, final *Final) (components map[string]float64, rewa
 	}
 	l.total += reward
 	return components, reward
+}
+
+// Repay pays again what one recorded call (or a turn of one call) was
+// paid, its components as Step returned them, so that a ledger rebuilt
+// from a trajectory's steps (an episode taken over by another replica)
+// stands where the first one stood: the turn sum its cap clips against,
+// the final part and the total, each summed in Step's order.
+func (l *Ledger) Repay(components map[string]float64) {
+	for _, name := range [...]string{ComponentTurnOK, ComponentTurnToolError, ComponentTurnFormatError, ComponentTurnRepeat, ComponentTurnFormatOK} {
+		l.turn += components[name]
+	}
+	names := make([]string, 0, len(components))
+	for name := range components {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	reward := 0.0
+	for _, name := range names {
+		reward += components[name]
+		if strings.HasPrefix(name, "final.") {
+			l.final += components[name]
+		}
+	}
+	l.total += reward
 }
 
 // Total is everything paid so far.

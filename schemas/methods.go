@@ -132,6 +132,12 @@ type StepParams struct {
 	// endpoint said (stop, tool_calls, length, ...); recorded with the
 	// step.
 	FinishReason string `json:"finish_reason,omitempty" jsonschema:"maxLength=64" jsonschema_description:"Why the model's completion ended, as the inference server said (stop, tool_calls, length, ...); recorded with the step."`
+	// Turn is the number this step will have (its reply's info.turn), 0
+	// when the client does not say. A step whose turn the episode has
+	// already recorded runs nothing: its reply is the recorded one
+	// (StepInfo.Replayed), so a client may send a step again after a
+	// lost reply (docs/protocol.md, "Replicas").
+	Turn int `json:"turn,omitempty" jsonschema:"minimum=1" jsonschema_description:"The number this step will have (its reply's info.turn). A step whose turn is already recorded runs nothing and gets the recorded reply (info.replayed); a turn past the next one is refused. Send it to make a step safe to send again."`
 }
 
 // MaxFinishReasonBytes bounds StepParams.FinishReason.
@@ -188,6 +194,11 @@ type StepInfo struct {
 	Result           *ResultInfo        `json:"result,omitempty"`
 	RewardComponents map[string]float64 `json:"reward_components"`
 	Outcome          string             `json:"outcome,omitempty" jsonschema_description:"How the episode ended; only on the step that ended it."`
+	// Replayed is set on the reply to a step sent again (StepParams.Turn)
+	// whose turn was already recorded: nothing ran, and the reply is
+	// rebuilt from the record (result rows are not recorded: info.result
+	// then holds none).
+	Replayed bool `json:"replayed,omitempty" jsonschema_description:"True when the step was sent again with a turn already recorded: nothing ran and the reply is rebuilt from the record (info.result then holds no rows)."`
 	// Calls says what each call of the turn got and earned, in call
 	// order; present with StepResult.Observations. Tool, Error and
 	// Result above are then the last call's that ran.

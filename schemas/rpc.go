@@ -21,6 +21,7 @@ const (
 	CodeTaskNotFound    = -32004 // no such dataset or task
 	CodeEpisodeBusy     = -32005 // a step of the episode is still running
 	CodeDraining        = -32006 // the server is shutting down: no new episodes (extension)
+	CodeElsewhere       = -32007 // another replica drives the episode: send again through the load balancer (extension)
 )
 
 // Request is one JSON-RPC 2.0 request. A request without an id is a

@@ -77,6 +77,7 @@ func helpGroups(cmd string) []flagGroup {
 			groupDatasets, groupEngines, groupEpisodes, groupJudging, groupTools,
 			{title: "Limits", flags: []string{"max-frame-bytes", "max-batch", "max-reply-bytes", "max-conn-bytes",
 				"max-reading-bytes", "max-live-bytes", "max-episode-bytes", "max-tags-bytes", "max-openenv-sessions"}},
+			{title: "Replicas", flags: []string{"takeover", "lease-ttl", "replica-id"}},
 			{title: "MCP (Streamable HTTP at /mcp)", flags: []string{"max-mcp-sessions", "mcp-session-idle"}},
 			groupTrajectories, groupLogging, groupConfig,
 		}

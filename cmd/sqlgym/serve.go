@@ -91,6 +91,7 @@ func newServeFlags(stderr io.Writer) (*flag.FlagSet, *serveFlags) {
 	fs := newFlagSet("serve", stderr)
 	var f serveFlags
 	f.stack.register(fs)
+	f.stack.replica.register(fs)
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8765", "address to listen on")
 	fs.StringVar(&f.server.token, "token", "", "bearer token clients must send (empty: no authentication, allowed on a loopback --addr only)")
 	fs.BoolVar(&f.insecure, "insecure", false, "serve without --token on a non-loopback --addr (logged as a warning)")
@@ -253,6 +254,9 @@ func newManager(st *serveStack, s *stackFlags, o serverOpts, log *zap.Logger, ta
 	mc.MaxEpisodeBytes, mc.MaxLiveBytes = o.bounds.episodeBytes, o.bounds.liveBytes
 	mc.Tools, mc.DatasetTools = s.tools.set, s.tools.datasets
 	mc.PromptStyle, mc.DatasetPromptStyles = s.promptStyle.style, s.promptStyle.byDataset
+	if s.replica.takeover {
+		mc.Shared, _ = st.Recorder.(trajlog.Shared) // the PostgreSQL store replica.check asked for
+	}
 	mgr, err := episodes.New(mc)
 	if err != nil {
 		return nil, err

@@ -49,6 +49,9 @@ func (d *drainer) run(ctx context.Context, mgr *episodes.Manager, srv *transport
 	d.end = time.Now().Add(o.grace)
 	srv.Drain()
 	mgr.Drain()
+	if err := handBack(mgr, d.end); err != nil {
+		log.Error("live episodes not handed back: other replicas take them over once this one's lease expires", zap.Error(err))
+	}
 	if !o.drain {
 		return
 	}
@@ -79,4 +82,13 @@ func waitLive(mgr *episodes.Manager, end time.Time) {
 		case <-tick.C:
 		}
 	}
+}
+
+// handBack gives a draining replica's live episodes back to the store
+// its replicas share (--takeover), once their running steps finish, by
+// end; without --takeover it does nothing.
+func handBack(mgr *episodes.Manager, end time.Time) error {
+	ctx, cancel := context.WithDeadline(context.Background(), end)
+	defer cancel()
+	return mgr.HandBack(ctx)
 }

@@ -44,6 +44,7 @@ type stackFlags struct {
 	dbStmtCacheBytes   int
 	dbOpenMax          int
 	durability         durabilityFlags
+	replica            replicaFlags // serve's alone (newServeFlags registers them)
 	schemaCacheBytes   int
 	engine             engineFlags
 	tools              toolFlags
@@ -134,6 +135,9 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*serveStack, e
 	if err := s.check(); err != nil {
 		return nil, err
 	}
+	if err := s.replica.check(s.trajectories); err != nil {
+		return nil, err
+	}
 	if err := s.durability.check(); err != nil {
 		return nil, err
 	}
@@ -193,7 +197,7 @@ func (s *stackFlags) plan(p *stack.Plan, dss []*env.Dataset, st *serveStack, log
 		return suites, err
 	}
 	p.Recorder = func(ctx context.Context) (trajlog.Writer, error) {
-		return openTrajectoryWriter(ctx, s.trajectories, s.dataDir, s.durability, log)
+		return openTrajectoryWriter(ctx, s.trajectories, s.dataDir, s.durability, s.replica, log)
 	}
 }
 

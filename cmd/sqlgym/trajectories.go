@@ -13,9 +13,9 @@ import (
 // openTrajectoryWriter opens where the server records episodes, with the
 // durability d: the PostgreSQL store for a postgres:// URL, else the log
 // under dataDir.
-func openTrajectoryWriter(ctx context.Context, trajectories, dataDir string, d durabilityFlags, log *zap.Logger) (trajlog.Writer, error) {
+func openTrajectoryWriter(ctx context.Context, trajectories, dataDir string, d durabilityFlags, r replicaFlags, log *zap.Logger) (trajlog.Writer, error) {
 	if isPostgresURL(trajectories) {
-		return openPostgresWriter(ctx, trajectories, d)
+		return openPostgresWriter(ctx, trajectories, d, r)
 	}
 	if trajectories != "" {
 		return nil, usageError{fmt.Sprintf("--trajectories must be a postgres:// URL or empty (the log under --data-dir), got %q", trajectories)}

@@ -12,9 +12,10 @@ import (
 // creating its tables (and the schema a search_path parameter names) if
 // missing. The durability sets its synchronous_commit (on for episode,
 // off otherwise); PostgreSQL's own WAL writer, not --sync-interval,
-// bounds what an asynchronous commit may lose.
-func openPostgresWriter(ctx context.Context, url string, d durabilityFlags) (trajlog.Writer, error) {
-	s, err := pgstore.OpenConfig(ctx, pgstore.Config{URL: url, Durability: d.mode})
+// bounds what an asynchronous commit may lose. Under --takeover the store
+// is shared by replicas (r's id, its lease).
+func openPostgresWriter(ctx context.Context, url string, d durabilityFlags, r replicaFlags) (trajlog.Writer, error) {
+	s, err := pgstore.OpenConfig(ctx, pgstore.Config{URL: url, Durability: d.mode, Replica: r.replica(), LeaseTTL: r.leaseTTL})
 	if err != nil {
 		return nil, fmt.Errorf("--trajectories: %w", err)
 	}

@@ -18,6 +18,7 @@ var kindCodes = [...]int{
 	episodes.Busy:            schemas.CodeEpisodeBusy,
 	episodes.Capacity:        schemas.CodeCapacity,
 	episodes.Draining:        schemas.CodeDraining,
+	episodes.Elsewhere:       schemas.CodeElsewhere,
 }
 
 // rpcError turns an error from the manager into the JSON-RPC error sent

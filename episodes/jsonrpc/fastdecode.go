@@ -46,7 +46,7 @@ func fastRequest(raw []byte) (schemas.Request, bool) {
 // The fields of each shape, as their json tags name them.
 var (
 	requestFields = []string{"jsonrpc", "id", "method", "params"}
-	stepFields    = []string{"episode_id", "action", "usage", "finish_reason"}
+	stepFields    = []string{"episode_id", "action", "usage", "finish_reason", "turn"}
 	actionFields  = []string{"tool", "arguments", "text", "message"}
 	usageFields   = []string{"completion_tokens", "prompt_tokens"}
 	resetFields   = []string{"task_id", "dataset", "seed", "max_turns", "action_format", "reward", "tags", "tools", "descriptions", "prompt_style"}
@@ -65,6 +65,8 @@ func fastStep(raw []byte) (schemas.StepParams, bool) {
 			return s.action(&p.Action)
 		case "finish_reason":
 			return s.text(&p.FinishReason)
+		case "turn":
+			return s.int(&p.Turn)
 		}
 		p.Usage = new(schemas.Usage)
 		return s.Members(usageFields, func(name string) bool {

@@ -71,9 +71,9 @@ func handleStep(d *Dispatcher, params json.RawMessage) (runFunc, func(), *schema
 	// The call keeps copies: p, whose address was taken, stays on the
 	// stack. Without a finish reason (most steps) it keeps less.
 	if p.FinishReason == "" {
-		action, usage := p.Action, p.Usage
+		action, usage, turn := p.Action, p.Usage, p.Turn
 		return func(ctx context.Context) (any, error) {
-			return d.m.StepQueued(ctx, st, schemas.StepParams{Action: action, Usage: usage})
+			return d.m.StepQueued(ctx, st, schemas.StepParams{Action: action, Usage: usage, Turn: turn})
 		}, st.Abandon, nil
 	}
 	full := p

@@ -48,7 +48,7 @@ func failureOf(err error) *failure {
 		return invalid(err.Error())
 	case episodes.Capacity:
 		return &failure{Code: CodeCapacityReached, Status: http.StatusServiceUnavailable, Message: err.Error()}
-	case episodes.Draining: // not CAPACITY_REACHED: a session's restart would end its episode to make room
+	case episodes.Draining, episodes.Elsewhere: // not CAPACITY_REACHED: a session's restart would end its episode to make room
 		return &failure{Code: CodeExecution, Status: http.StatusServiceUnavailable, Message: err.Error()}
 	case episodes.NotFound:
 		return &failure{Code: CodeSession, Status: http.StatusNotFound, Message: err.Error()}

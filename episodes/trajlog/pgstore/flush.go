@@ -2,9 +2,12 @@ package pgstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/sqlgym/sqlgym/episodes/trajlog"
 )
 
 // The statements of each op kind. Inserts ignore a row already there, so
@@ -73,16 +76,32 @@ func (s *Store) flush(ops []op) {
 	}
 }
 
-// write runs ops in one transaction, sent as one pgx batch.
+// errFenced is a write of a shared store that no row took: the episode's
+// row names another replica (or the episode has ended), so the rest of
+// the batch commits and the episode fails with trajlog.ErrMoved.
+var errFenced = errors.New("fenced")
+
+// write runs ops in one transaction, sent as one pgx batch. In a shared
+// store a write no row took marks its op (op.fenced) and the others
+// commit.
 func (s *Store) write(ops []op) error {
 	ctx, cancel := context.WithTimeout(s.base, s.cfg.FlushTimeout)
 	defer cancel()
 	b := &pgx.Batch{}
 	for _, o := range ops {
-		b.Queue(opSQL[o.kind], o.args...)
+		b.Queue(s.statement(o.kind), s.args(o)...)
 	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		return tx.SendBatch(ctx, b).Close()
+		br := tx.SendBatch(ctx, b)
+		for i := range ops {
+			tag, err := br.Exec()
+			if err != nil {
+				br.Close()
+				return err
+			}
+			ops[i].fenced = s.shared() && tag.RowsAffected() == 0
+		}
+		return br.Close()
 	})
 }
 
@@ -90,11 +109,16 @@ func (s *Store) write(ops []op) error {
 // waiting for them.
 func (s *Store) settle(ops []op, err error) {
 	for _, o := range ops {
-		if err != nil {
+		switch {
+		case err != nil:
 			s.fail(o.id, fmt.Errorf("pgstore: write episode %s: %w", o.id, err))
+		case o.fenced:
+			s.fail(o.id, fmt.Errorf("pgstore: write episode %s: %w", o.id, trajlog.ErrMoved))
+		}
+		if o.done != nil {
+			o.done <- s.failure(o.id)
 		}
 		if o.kind == opEnd {
-			o.done <- s.failure(o.id)
 			s.forget(o.id)
 		}
 	}
@@ -109,9 +133,11 @@ func (s *Store) dropFailed(ops []op) []op {
 		switch {
 		case err == nil:
 			kept = append(kept, o)
-		case o.kind == opEnd:
+		case o.done != nil:
 			o.done <- err
-			s.forget(o.id)
+			if o.kind == opEnd {
+				s.forget(o.id)
+			}
 		}
 	}
 	return kept

@@ -2,7 +2,6 @@ package pgstore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -98,8 +97,9 @@ func listWhere(q ListQuery) ([]string, []any) {
 	return where, args
 }
 
-// ErrNoEpisode is what Episode returns for an id the store does not hold.
-var ErrNoEpisode = errors.New("pgstore: no such episode")
+// ErrNoEpisode is what Episode returns for an id the store does not
+// hold: trajlog.ErrNoEpisode.
+var ErrNoEpisode = trajlog.ErrNoEpisode
 
 // Episode reads one episode, with its steps, by its id (the primary key).
 func (s *Store) Episode(ctx context.Context, id string) (*trajlog.Record, error) {

@@ -68,6 +68,16 @@ var ddl = []string{
 	// Added to a table made before it, NULL for the episodes already
 	// there, which read as they did.
 	`ALTER TABLE sqlgym_episodes ADD COLUMN IF NOT EXISTS extra jsonb`,
+	// replica is the replica that drives a live episode when the store is
+	// shared (replica.go): NULL for an episode of a server that shares
+	// none (no other replica may claim it), '' once handed back.
+	`ALTER TABLE sqlgym_episodes ADD COLUMN IF NOT EXISTS replica text`,
+	`CREATE INDEX IF NOT EXISTS sqlgym_episodes_live ON sqlgym_episodes (replica) WHERE ended_at IS NULL`,
+	// The replicas sharing the store, each with its last heartbeat.
+	`CREATE TABLE IF NOT EXISTS sqlgym_replicas (
+		replica_id text PRIMARY KEY,
+		seen_at    timestamptz NOT NULL
+	)`,
 }
 
 // migrate creates schema (when not empty) and the tables in one

@@ -60,6 +60,14 @@ type Config struct {
 	// wal_writer_delay). End waits for the commit in every mode. It
 	// overrides a synchronous_commit parameter in URL.
 	Durability trajlog.Durability
+	// Replica, when set, makes the store shared by replicas
+	// (trajlog.Shared, replica.go): this replica's id, its heartbeat
+	// written every third of LeaseTTL; Begin and Step return once their
+	// row is committed, and writes are fenced by the episode's replica.
+	Replica string
+	// LeaseTTL is how old a replica's heartbeat may grow before another
+	// replica may claim its episodes (DefaultLeaseTTL).
+	LeaseTTL time.Duration
 }
 
 func (c *Config) setDefaults() {
@@ -74,6 +82,9 @@ func (c *Config) setDefaults() {
 	if c.FlushTimeout <= 0 {
 		c.FlushTimeout = 30 * time.Second
 	}
+	if c.LeaseTTL <= 0 {
+		c.LeaseTTL = DefaultLeaseTTL
+	}
 }
 
 // Store is the PostgreSQL trajectory store. It is safe for concurrent use.
@@ -82,9 +93,10 @@ type Store struct {
 	pool *pgxpool.Pool
 	ops  chan op // rows waiting for the flusher
 
-	base    context.Context    // the flusher's context, cancelled by Close
-	cancel  context.CancelFunc // cancels base
-	stopped chan struct{}      // closed when the flusher has returned
+	base     context.Context    // the flusher's context, cancelled by Close
+	cancel   context.CancelFunc // cancels base
+	stopped  chan struct{}      // closed when the flusher has returned
+	beatDone chan struct{}      // closed when the heartbeat has returned (closed at once when not shared)
 
 	mu     sync.RWMutex // guards closed; held for reading while sending on ops
 	closed bool
@@ -130,7 +142,16 @@ func OpenConfig(ctx context.Context, cfg Config) (*Store, error) {
 	base, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Store{
 		cfg: cfg, pool: pool, ops: make(chan op, cfg.QueueSize),
-		base: base, cancel: cancel, stopped: make(chan struct{}), failed: map[string]error{},
+		base: base, cancel: cancel, stopped: make(chan struct{}), beatDone: make(chan struct{}), failed: map[string]error{},
+	}
+	if !s.shared() {
+		close(s.beatDone)
+	} else if err := s.beat(ctx); err != nil {
+		cancel()
+		pool.Close()
+		return nil, err
+	} else {
+		go s.heartbeat()
 	}
 	go s.run()
 	return s, nil
@@ -149,6 +170,7 @@ func (s *Store) Close() error {
 	s.mu.Unlock()
 	<-s.stopped
 	s.cancel()
+	<-s.beatDone
 	s.pool.Close()
 	return nil
 }

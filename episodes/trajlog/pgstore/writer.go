@@ -21,7 +21,10 @@ type op struct {
 	kind opKind
 	id   string     // episode id
 	args []any      // the row's values, encoded by the caller
-	done chan error // End's: receives the result of the commit
+	done chan error // End's, and every op of a shared store: receives the result of the commit
+	// fenced is set by write in a shared store when no row took the op
+	// (replica.go): the episode is driven by another replica.
+	fenced bool
 }
 
 // Begin queues the episode's row. It returns once the row is queued; End
@@ -31,7 +34,7 @@ func (s *Store) Begin(ctx context.Context, t *schemas.Trajectory) error {
 	if err != nil {
 		return s.fail(t.EpisodeID, fmt.Errorf("pgstore: begin %s: %w", t.EpisodeID, err))
 	}
-	return s.enqueue(ctx, op{kind: opBegin, id: t.EpisodeID, args: args})
+	return s.send(ctx, op{kind: opBegin, id: t.EpisodeID, args: args})
 }
 
 // Step queues one step's row. It fails at once if an earlier write of the
@@ -44,7 +47,26 @@ func (s *Store) Step(ctx context.Context, episodeID string, st *schemas.StepReco
 	if err != nil {
 		return s.fail(episodeID, fmt.Errorf("pgstore: step %s: %w", episodeID, err))
 	}
-	return s.enqueue(ctx, op{kind: opStep, id: episodeID, args: args})
+	return s.send(ctx, op{kind: opStep, id: episodeID, args: args})
+}
+
+// send queues a Begin's or a Step's row; a shared store waits for its
+// commit, so that what a replica acknowledges is in the store for the
+// others.
+func (s *Store) send(ctx context.Context, o op) error {
+	if !s.shared() {
+		return s.enqueue(ctx, o)
+	}
+	o.done = make(chan error, 1)
+	if err := s.enqueue(ctx, o); err != nil {
+		return err
+	}
+	select {
+	case err := <-o.done:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("pgstore: write %s: %w", o.id, ctx.Err())
+	}
 }
 
 // End queues the episode's final row and waits until it, and every row of
