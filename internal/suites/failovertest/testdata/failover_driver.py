@@ -69,9 +69,12 @@ class Gate:
             await self.opened.wait()
 
 
-def step_kwargs(client, turn):
-    """The turn, where the client's step takes one."""
-    return {"turn": turn} if "turn" in inspect.signature(client.step).parameters else {}
+async def step(client, eid, tool, args, turn):
+    """Sends the step with its turn: through the client's step where it
+    takes one, else as the call's params."""
+    if "turn" in inspect.signature(client.step).parameters:
+        return await client.step(eid, tool=tool, arguments=args, turn=turn)
+    return await client.call("episode.step", {"episode_id": eid, "action": {"tool": tool, "arguments": args}, "turn": turn})
 
 
 async def play(i, task, dataset, client, gate, sem):
@@ -89,7 +92,7 @@ async def play(i, task, dataset, client, gate, sem):
                     s = await client.close_episode(eid)
                     entry["close"] = {k: s.get(k) for k in ("outcome", "total_reward", "final_reward", "turns")}
                     break
-                s = await client.step(eid, tool=tool, arguments=args, **step_kwargs(client, turn))
+                s = await step(client, eid, tool, args, turn)
                 info = s.get("info", {})
                 entry["steps"].append({"turn": info.get("turn"), "reward": s["reward"],
                                        "terminated": s["terminated"], "truncated": s["truncated"],
