@@ -36,6 +36,20 @@ func resentLatencies(l driverLog) []float64 {
 	return out
 }
 
+// replayed counts the steps answered from the record (info.replayed):
+// sent again after their reply was lost, and not run again.
+func replayed(l driverLog) int {
+	n := 0
+	for _, e := range l.Episodes {
+		for _, s := range e.Steps {
+			if s.Replayed {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // bucketLine is one bucket of a histogram on a /metrics page.
 var bucketLine = regexp.MustCompile(`^(\w+)_bucket\{(?:.*,)?le="([^"]+)"[^}]*\} (\S+)$`)
 

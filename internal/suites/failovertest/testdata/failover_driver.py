@@ -69,12 +69,17 @@ class Gate:
             await self.opened.wait()
 
 
+RESUMES = "reconnect_timeout" in inspect.signature(sqlgym.AsyncClient).parameters
+"""Whether the client resumes by itself: it sends each step's turn."""
+
+
 async def step(client, eid, tool, args, turn):
-    """Sends the step with its turn: through the client's step where it
-    takes one, else as the call's params."""
-    if "turn" in inspect.signature(client.step).parameters:
-        return await client.step(eid, tool=tool, arguments=args, turn=turn)
-    return await client.call("episode.step", {"episode_id": eid, "action": {"tool": tool, "arguments": args}, "turn": turn})
+    """Sends the step: through the client's step where the client sends
+    turns itself, else with the turn in the call's params."""
+    if RESUMES:
+        return await client.step(eid, tool=tool, arguments=args)
+    return await client.call("episode.step", {"episode_id": eid, "action": {"tool": tool, "arguments": args},
+                                              "turn": turn})
 
 
 async def play(i, task, dataset, client, gate, sem):
