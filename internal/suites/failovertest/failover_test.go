@@ -28,7 +28,8 @@ func takeoverFlags(i int) []string {
 //
 // failover: once a quarter of the steps are acknowledged, with episodes
 // live on each replica, one replica is killed (SIGKILL) and another
-// drained (SIGTERM). Every episode finishes on the replica left.
+// drained (SIGTERM); a fifth of the episodes are reset only then.
+// Every episode finishes on the replica left.
 //
 // In both, the store holds exactly the steps the clients were
 // acknowledged (none lost, none run twice), every trajectory ended with

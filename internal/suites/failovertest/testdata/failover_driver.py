@@ -10,8 +10,10 @@ be compared episode by episode.
 
 With --gate-after K, once K steps have been acknowledged in all, the
 driver prints "GATE <count>" and the even-numbered episodes send nothing
-more until a line arrives on standard input; the odd ones go on. A test
-uses it to stop and kill replicas while every episode is still live.
+more until a line arrives on standard input; the odd ones go on. Every
+fifth episode (i % 5 == 4) is reset only once that line has come. A test
+uses it to stop and kill replicas while episodes are live, and to start
+episodes while they are gone.
 """
 
 import argparse
@@ -65,7 +67,13 @@ class Gate:
         loop.call_soon_threadsafe(self.opened.set)
 
     async def hold(self, i):
+        """Before a step: waits while the gate holds even episodes."""
         if self.armed and i % 2 == 0:
+            await self.opened.wait()
+
+    async def start(self, i):
+        """Before a reset: every fifth episode waits for the gate to open."""
+        if i % 5 == 4:
             await self.opened.wait()
 
 
@@ -87,6 +95,7 @@ async def play(i, task, dataset, client, gate, sem):
     entry = {"index": i, "task_id": task["task_id"], "steps": []}
     async with sem:
         try:
+            await gate.start(i)
             r = await client.reset(task_id=dataset + "/" + task["task_id"], tags={"driver_index": str(i)})
             entry["episode_id"] = eid = r["episode_id"]
             turn = 1
