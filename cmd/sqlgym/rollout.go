@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/internal/app/rollout"
 )
 
@@ -30,6 +31,7 @@ type rolloutFlags struct {
 	run          string
 	out          string
 	url, token   string
+	reconnect    time.Duration
 	teacher      string
 	logLevel     string
 	replyCalls   int
@@ -58,6 +60,7 @@ func parseRolloutFlags(args []string, stderr io.Writer) (*rolloutFlags, error) {
 	fs.StringVar(&f.out, "out", "", "`folder` for report.json and usage.jsonl, created when missing (default: rollout-RUN)")
 	fs.StringVar(&f.url, "url", "", "run the episodes on this server, ws://HOST:PORT/v1/ws, serving the same --dataset; --data-dir or --trajectories then name its store, read for resume and the report (empty: in this process)")
 	fs.StringVar(&f.token, "token", "", "bearer token of the server at --url")
+	fs.DurationVar(&f.reconnect, "reconnect-timeout", client.DefaultReconnectTimeout, "--url: how long a call may spend reconnecting (through the load balancer, to a live replica) and being sent again after its connection was lost or its replica handed its episode on; 0: never reconnect")
 	fs.StringVar(&f.teacher, "teacher-hints", "", "teacher mode: privileged hints in the system prompt, `KINDS` among "+strings.Join(rollout.HintKinds(), ", ")+" (comma-separated); recorded apart from the prompt")
 	fs.IntVar(&f.chat.Attempts, "attempts", rollout.DefaultAttempts, "tries per request to the model, at least 3: on 429, 5xx, timeouts and broken connections")
 	fs.DurationVar(&f.chat.RequestTimeout, "request-timeout", rollout.DefaultRequestTimeout, "time limit of one try of a request to the model")
@@ -82,6 +85,8 @@ func (f *rolloutFlags) check() error {
 		return usageError{"--limit and --max-tokens must not be negative"}
 	case f.replyCalls < 1 || f.convBytes < 64<<10:
 		return usageError{fmt.Sprintf("--max-reply-calls must be at least 1 and --max-conversation-bytes at least 65536, got %d and %d", f.replyCalls, f.convBytes)}
+	case f.reconnect < 0:
+		return usageError{fmt.Sprintf("--reconnect-timeout must be 0 (never reconnect) or more, got %s", f.reconnect)}
 	case f.chat.Attempts < 3:
 		return usageError{fmt.Sprintf("--attempts must be at least 3, got %d", f.chat.Attempts)}
 	case f.toolCalling != rollout.ToolCallingNative && f.toolCalling != rollout.ToolCallingText:

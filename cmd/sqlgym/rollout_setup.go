@@ -100,7 +100,7 @@ func (rs *rolloutSetup) remote(ctx context.Context, f *rolloutFlags, log *zap.Lo
 	}
 	rs.reader = rd
 	rs.closers = append(rs.closers, closer)
-	c, err := client.Dial(ctx, f.url, f.token)
+	c, err := client.DialResuming(ctx, f.url, f.token, f.reconnect)
 	if err != nil {
 		return fmt.Errorf("--url: %w", err)
 	}

@@ -108,6 +108,7 @@ func TestRolloutFlagErrors(t *testing.T) {
 		{[]string{"--model-url", "http://x/v1", "--model", "m", "--tool-calling", "json"}, "--tool-calling must be native or text"},
 		{[]string{"--model-url", "http://x/v1", "--model", "m", "--teacher-hints", "gold"}, `unknown hint kind "gold"`},
 		{[]string{"--model-url", "http://x/v1", "--model", "m", "--action-format", "tags"}, "--action-format is for --tool-calling text"},
+		{[]string{"--model-url", "http://x/v1", "--model", "m", "--reconnect-timeout", "-1s"}, "--reconnect-timeout must be 0 (never reconnect) or more"},
 	}
 	for _, tt := range tests {
 		var out bytes.Buffer

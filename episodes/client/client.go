@@ -89,13 +89,29 @@ func dial(ctx context.Context, url, token string) (*websocket.Conn, *corkconn.Co
 	ws, resp, err := d.DialContext(ctx, url, h)
 	if err != nil {
 		if resp != nil {
-			return nil, nil, fmt.Errorf("dial %s: %w (HTTP %s)", url, err, resp.Status)
+			return nil, nil, &HandshakeError{URL: url, Status: resp.StatusCode, StatusText: resp.Status, Err: err}
 		}
 		return nil, nil, fmt.Errorf("dial %s: %w", url, err)
 	}
 	ws.SetReadLimit(64 << 20)
 	return ws, bc, nil
 }
+
+// HandshakeError is a dial the server answered with an HTTP status
+// instead of upgrading to a WebSocket.
+type HandshakeError struct {
+	URL        string
+	Status     int    // the HTTP status code, such as 401
+	StatusText string // the status line's text, such as "401 Unauthorized"
+	Err        error
+}
+
+func (e *HandshakeError) Error() string {
+	return fmt.Sprintf("dial %s: %v (HTTP %s)", e.URL, e.Err, e.StatusText)
+}
+
+// Unwrap returns the dialer's error.
+func (e *HandshakeError) Unwrap() error { return e.Err }
 
 // readLoop hands each reply to the caller waiting for its id.
 func (c *Client) readLoop() {
@@ -149,7 +165,9 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	c.mu.Unlock()
 	defer func() { c.mu.Lock(); delete(c.pending, id); c.mu.Unlock() }()
 	if err := c.write(frame); err != nil {
-		return fmt.Errorf("%s: %w", method, err)
+		// A connection that failed a write is done for: what was sent on
+		// it may be lost, as when it closes.
+		return fmt.Errorf("%s: %w: %w", method, ErrClosed, err)
 	}
 	select {
 	case r := <-ch:
@@ -164,7 +182,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		}
 		return nil
 	case <-c.done:
-		return fmt.Errorf("%s: %w: %v", method, ErrClosed, c.err)
+		return fmt.Errorf("%s: %w: %w", method, ErrClosed, c.err)
 	case <-ctx.Done():
 		return fmt.Errorf("%s: %w", method, ctx.Err())
 	}

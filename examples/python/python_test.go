@@ -54,7 +54,7 @@ func TestPythonClient(t *testing.T) {
 		"SQLGYM_TEST_DEMO_TASKS=" + demoTasks, "SQLGYM_TEST_INSTALLED=1"}
 
 	for _, s := range []script{
-		{name: "unittest", dir: tests, args: []string{"-m", "unittest", "-v", "test_client", "test_aio", "test_message"}, want: "OK"},
+		{name: "unittest", dir: tests, args: []string{"-m", "unittest", "-v", "test_client", "test_aio", "test_message", "test_resume"}, want: "OK"},
 		{name: "example", args: []string{"rollout_example.py", "--url", plain, "--tasks", "3", "--group-size", "2"},
 			want: "6 episodes:"},
 		{name: "example with native tool calls", args: []string{"rollout_example.py", "--url", plain, "--tasks", "2",

@@ -75,7 +75,7 @@ class HeldReplies:
         with self._lock:
             return list(self._reset_episodes)
 
-    def _late(self, msg: str) -> None:
+    def _late(self, msg: str, ws: Any = None) -> None:
         self._gate.wait(120)  # a failed test must not hold the reader for ever
         reply = json.loads(msg)
         for item in reply if isinstance(reply, list) else [reply]:
@@ -83,7 +83,7 @@ class HeldReplies:
             if isinstance(result, dict) and "tools" in result:  # only a reset's result has tools
                 with self._lock:
                     self._reset_episodes.append(result["episode_id"])
-        self._dispatch(msg)
+        self._dispatch(msg, ws)
 
 
 # --- WebSocket framing, against a hand-driven peer --------------------------------
@@ -574,14 +574,15 @@ class ServerTest(unittest.TestCase):
                     self.assertEqual(record["outcome"], "no_submit", f"{ep} was not closed by the client")
 
     def test_a_send_failing_as_the_connection_drops(self) -> None:
-        c = sg.Client(URL)
+        c = sg.Client(URL, reconnect_timeout=0)
         self.addCleanup(c.close)
+        ws = c._ws
 
         def send_after_the_drop(data: Any) -> None:
-            c._end(sg.ConnectionClosed("connection lost"))  # the reader saw the socket end first
+            c._lost(ws, sg.ConnectionClosed("connection lost"))  # the reader saw the socket end first
             raise OSError("broken pipe")
 
-        c._ws.send_text = send_after_the_drop  # type: ignore[union-attr]
+        ws.send_text = send_after_the_drop  # type: ignore[union-attr]
         fut = c.call_async("server.info")
         with self.assertRaises(sg.ConnectionClosed):
             fut.result(5)
@@ -620,12 +621,13 @@ class ServerTest(unittest.TestCase):
 
     def test_clean_close(self) -> None:
         c = sg.Client(URL)
+        reader = c._reader
         in_flight = c.call_async("server.info")
         c.close()
         self.assertEqual(in_flight.result(0)["protocol"], sg.PROTOCOL)  # close waited for it
         self.assertEqual(c.close_code, 1000)
         self.assertTrue(c.closed)
-        self.assertFalse(c._reader.is_alive())
+        self.assertFalse(reader.is_alive())
         with self.assertRaises(sg.ConnectionClosed):
             c.info()
         c.close()  # twice is fine

@@ -9,15 +9,19 @@ tasks, and replies are matched to callers by id::
         r = await client.reset(task_id="demo/library-001")
         s = await client.step(r["episode_id"], tool="execute_sql", arguments={"sql": "SELECT 1"})
 
-When the connection drops, the client reconnects (``reconnect_attempts``
-tries, waiting ``reconnect_delay`` seconds and doubling it) and the
-episodes it was running go on: an episode belongs to no socket. Calls
-that read (``server.info``, ``tasks.list``, ``episode.get``) and
-``episode.close`` (which answers the same summary when repeated) are sent
-again on the new socket. A step or reset whose reply was lost fails with
-:class:`~sqlgym.errors.ReplyLost`: the server may have run it, so it is
-never sent twice behind the caller's back; ``get(episode_id)`` shows the
-steps the server recorded.
+The client resumes (docs/protocol.md, "Clients that resume"). It sends
+every step of an episode it started with the step's ``turn``. When the
+connection drops, or the server answers ``EPISODE_ELSEWHERE`` (or
+``DRAINING`` to a reset), it reconnects to the same URL (through a load
+balancer: to a live replica), waiting 50 ms at first and doubling up to
+2 s, with jitter, for at most ``reconnect_timeout`` seconds, and sends
+again every call that had no reply: a step keeps its turn, so the server
+runs it once (a turn it recorded is answered from the record, with
+``info["replayed"]``); a reset whose reply was lost is sent as a new
+reset. Only a step with no turn (of an episode this client never saw
+start) whose reply was lost fails, with :class:`~sqlgym.errors.ReplyLost`:
+the server may have run it; ``get(episode_id)`` shows the steps it
+recorded.
 """
 
 from __future__ import annotations
@@ -29,17 +33,16 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import Any, AsyncIterator, Dict, List, Optional, Set, Union
 
-from .errors import DEFAULT_URL, CallTimeout, ConnectionClosed, ReplyLost, SQLGymError, TransportError
+from .errors import (DEFAULT_URL, INVALID_PARAMS, CallTimeout, ConnectionClosed, ReplyLost, RPCError, SQLGymError,
+                     TransportError)
 from .jsonrpc import drop_none, encode_request, replies, reset_params, result_of, step_params
+from .resume import (BACKOFF_START, FATAL_CLOSE_CODES, FATAL_STATUSES, Turns, backoff, observe, resendable,
+                     retry_elsewhere, step_turn)
 from .websocket import (MAX_HEADERS, OP_CLOSE, OP_PONG, OP_TEXT, FrameError, FrameRules, add_header,
                         body_length, check_upgrade, close_payload, encode_frame, handshake_request,
                         parse_status, refused, split_ws_url)
 
 __all__ = ["AsyncClient"]
-
-_RESENDABLE = frozenset({"server.info", "tasks.list", "episode.get", "episode.close"})
-"""Methods the client may send again after a reconnect: running them twice changes nothing."""
-
 
 class _NotSent(ConnectionClosed):
     """The frame did not leave: the connection was gone before it was written whole."""
@@ -163,6 +166,7 @@ class _Call:
     """A request waiting for its reply."""
 
     method: str
+    params: Any
     frame: bytes
     future: "asyncio.Future[Any]"
     episode_id: Optional[str] = None
@@ -174,6 +178,8 @@ class _Call:
     """Sent on a connection that dropped, to be sent again on the next."""
     writing: bool = False
     """Its frame is being written: the writer settles it if the connection drops."""
+    since: Optional[float] = None
+    """When it first had to be sent again: it is, until reconnect_timeout later."""
 
 
 class AsyncClient:
@@ -186,17 +192,27 @@ class AsyncClient:
     ``timeout`` bounds each call in seconds (the time spent reconnecting
     included). JSON-RPC errors raise :class:`~sqlgym.RPCError`, whose
     ``code`` is one of the package's code constants. See the module's
-    docstring for what happens when the connection drops.
+    docstring for what happens when the connection drops:
+    ``reconnect_timeout`` (0: never reconnect) bounds the time spent
+    reconnecting and sending a call again, ``reconnect_delay`` is the
+    first wait, and ``reconnect_attempts``, when given, also bounds the
+    tries of one reconnect.
     """
 
     def __init__(self, url: str = DEFAULT_URL, token: Optional[str] = None, timeout: float = 60.0, *,
                  connect_timeout: float = 10.0, max_frame_bytes: int = 64 << 20,
-                 reconnect_attempts: int = 5, reconnect_delay: float = 0.2):
+                 reconnect_timeout: float = 60.0, reconnect_attempts: Optional[int] = None,
+                 reconnect_delay: float = BACKOFF_START):
+        if reconnect_timeout < 0:
+            raise ValueError(f"reconnect_timeout must be 0 (never reconnect) or more, got {reconnect_timeout}")
         self.url = url
         self.timeout = timeout
         self.connect_timeout = connect_timeout
+        self.reconnect_timeout = reconnect_timeout
         self.reconnect_attempts = reconnect_attempts
         self.reconnect_delay = reconnect_delay
+        self._attempt = 0  # reconnects in a row with no answer between them
+        self._turns = Turns()
         self.reconnects = 0
         """How many times the client reconnected after a drop."""
         self._parts = split_ws_url(url)
@@ -277,9 +293,14 @@ class AsyncClient:
         if self.closed:
             raise ConnectionClosed(f"{method}: client closed" + (f" ({self._error})" if self._error else ""))
         req_id = next(self._ids)
-        frame = encode_request(req_id, method, params)
+        params = step_turn(self._turns, method, params)
+        try:
+            frame = encode_request(req_id, method, params)
+        except ValueError:
+            observe(self._turns, method, params, None, INVALID_PARAMS)  # gives the step's turn back
+            raise
         episode_id = params.get("episode_id") if isinstance(params, dict) else None
-        call = _Call(method, frame, asyncio.get_running_loop().create_future(), episode_id)
+        call = _Call(method, params, frame, asyncio.get_running_loop().create_future(), episode_id)
         self._pending[req_id] = call
         limit = self.timeout if timeout is None else timeout
         try:
@@ -336,7 +357,7 @@ class AsyncClient:
                 msg = await conn.recv()
                 if msg is None:
                     break
-                self._dispatch(msg)
+                self._dispatch(msg, conn)
         except TransportError as e:
             err = e
         except Exception as e:  # a bug here must still release every waiter
@@ -345,12 +366,13 @@ class AsyncClient:
         if err is None:
             reason = f": {conn.close_reason}" if conn.close_reason else ""
             err = ConnectionClosed(f"connection closed by the server (code {conn.close_code}{reason})")
+            if conn.close_code in FATAL_CLOSE_CODES:
+                err = TransportError(str(err))  # not worth reconnecting
         conn.abort()
-        if self._conn is conn:
-            self._dropped(conn, err)
+        self._dropped(conn, err)
         conn.ended.set()
 
-    def _dispatch(self, msg: str) -> None:
+    def _dispatch(self, msg: str, conn: Optional[_Conn] = None) -> None:
         for req_id, item in replies(msg):
             call = self._pending.get(req_id)
             if call is None or call.future.done():
@@ -362,6 +384,13 @@ class AsyncClient:
             else:
                 error = None
                 self._track(call, result)
+            if isinstance(error, RPCError) and self._again(call, error):
+                self._retire(conn, error)
+                self._requeue(req_id, call)
+                continue
+            if conn is not None and conn is self._conn:
+                self._attempt = 0  # this connection answers: the next drop starts from the first wait
+            observe(self._turns, call.method, call.params, result, error.code if isinstance(error, RPCError) else None)
             if call.orphaned:
                 self._pending.pop(req_id, None)
                 call.future.cancel()
@@ -371,6 +400,41 @@ class AsyncClient:
                 call.future.set_exception(error)
             else:
                 call.future.set_result(result)
+        self._after_dispatch(conn)
+
+    def _after_dispatch(self, conn: Optional[_Conn]) -> None:
+        """Closes a retired connection once it answered every call sent on it."""
+        if conn is not None and conn is not self._conn and not conn.ended.is_set() and \
+                not any(c.conn is conn for c in self._pending.values()):
+            self._spawn(conn.close(1000))
+
+    def _resumes(self) -> bool:
+        return self.reconnect_timeout > 0 and not self._closing and self._error is None
+
+    def _again(self, call: _Call, error: RPCError) -> bool:
+        """True when call is to be sent again on another connection."""
+        if call.orphaned or not retry_elsewhere(call.method, error.code) or not self._resumes():
+            return False
+        now = asyncio.get_running_loop().time()
+        call.since = call.since if call.since is not None else now
+        return now - call.since < self.reconnect_timeout  # else it persisted: the caller gets the error
+
+    def _retire(self, conn: Optional[_Conn], err: SQLGymError) -> None:
+        """Sends no more calls on conn, and reconnects; conn stays open
+        until it answered the calls sent on it."""
+        if conn is None or conn is not self._conn:
+            return
+        assert self._ready is not None
+        self._ready.clear()
+        self._conn = None
+        self._spawn(self._reconnect(ConnectionClosed(str(err))))
+
+    def _requeue(self, req_id: int, call: _Call) -> None:
+        """Sends call again on the current connection, or on the next one."""
+        call.conn, call.resend = None, True
+        if self._ready is not None and self._ready.is_set() and self._conn is not None:
+            call.resend = False
+            self._spawn(self._quietly(self._send(req_id, call)))
 
     def _track(self, call: _Call, result: Any) -> None:
         """Keeps live_episodes up to date from a reply."""
@@ -395,51 +459,64 @@ class AsyncClient:
             pass
 
     def _dropped(self, conn: _Conn, err: TransportError) -> None:
-        """The connection is gone: settles what cannot be sent again, and reconnects."""
+        """A connection is gone: settles what cannot be sent again, and
+        reconnects when it was the current one."""
         assert self._ready is not None
-        self._ready.clear()
-        self._conn = None
+        current = self._conn is conn
+        resume = self._resumes() and type(err) is ConnectionClosed
+        if current:
+            self._ready.clear()
+            self._conn = None
         for req_id, call in list(self._pending.items()):
             if call.conn is conn and not call.writing:  # a call being written is settled by its writer
                 self._lost(req_id, call, err)
-        if self._closing:
+        if not resume and (current or not self._resumes()):
             self._fail(err)
-            return
-        self._spawn(self._reconnect(err))
+        elif current:
+            self._spawn(self._reconnect(err))
 
     def _lost(self, req_id: int, call: _Call, err: TransportError) -> None:
-        """Settles a call sent on a connection that dropped: one that reads
-        waits to be sent again, another fails with ReplyLost."""
+        """Settles a call sent on a connection that dropped: one that may
+        run twice waits to be sent again, another fails with ReplyLost."""
         if call.future.done():
             return
-        if call.method in _RESENDABLE and not self._closing:
-            call.conn, call.resend = None, True
-            if self._ready is not None and self._ready.is_set() and self._conn is not None:
-                call.resend = False  # the new connection is up already
-                self._spawn(self._send(req_id, call))
-            return
+        if not call.orphaned and resendable(call.method, call.params) and self._resumes() and \
+                type(err) is ConnectionClosed:
+            now = asyncio.get_running_loop().time()
+            call.since = call.since if call.since is not None else now
+            if now - call.since < self.reconnect_timeout:
+                self._requeue(req_id, call)
+                return
         self._pending.pop(req_id, None)
         if call.orphaned:
             call.future.cancel()
             return
+        if resendable(call.method, call.params):
+            call.future.set_exception(ConnectionClosed(f"{call.method}: {err}", err.status))
+            return
         call.future.set_exception(ReplyLost(
-            f"{call.method}: the connection dropped before the reply came ({err}); the server may have run it"
+            f"{call.method}: the connection dropped before the reply came ({err}); the server may have run it, "
+            "and the step carried no turn to send it again with"
             + (f": get({call.episode_id!r}) shows the steps it recorded" if call.episode_id else ""),
             call.method, call.episode_id))
 
     async def _reconnect(self, err: TransportError) -> None:
-        delay = self.reconnect_delay
-        for attempt in range(self.reconnect_attempts):
+        """Dials the URL again, waiting longer each time, until a connection
+        is up or reconnect_timeout has passed (then the client fails)."""
+        loop = asyncio.get_running_loop()
+        deadline, tries = loop.time() + self.reconnect_timeout, 0
+        while not self._closing:
+            wait = backoff(self._attempt, self.reconnect_delay)
+            self._attempt += 1
+            await asyncio.sleep(min(wait, max(deadline - loop.time(), 0)))
             if self._closing:
                 return
             try:
                 conn = await self._dial()
             except TransportError as e:
-                err = e
-                if err.status == 401 or attempt == self.reconnect_attempts - 1:
+                err, tries = e, tries + 1
+                if e.status in FATAL_STATUSES or loop.time() >= deadline or tries == self.reconnect_attempts:
                     break
-                await asyncio.sleep(delay)
-                delay *= 2
                 continue
             if self._closing:
                 conn.abort()
@@ -449,10 +526,11 @@ class AsyncClient:
             for req_id, call in list(self._pending.items()):
                 if call.resend and not call.future.done():
                     call.resend = False
-                    self._spawn(self._send(req_id, call))
+                    self._spawn(self._quietly(self._send(req_id, call)))
             return
-        self._fail(ConnectionClosed(f"connection lost, and {self.reconnect_attempts} reconnects failed: {err}",
-                                    err.status))
+        if not self._closing:
+            self._fail(ConnectionClosed(f"connection lost, and {tries} reconnects failed within "
+                                        f"{self.reconnect_timeout}s: {err}", err.status))
 
     def _fail(self, err: TransportError) -> None:
         """Ends the client for good: every call fails with err."""

@@ -6,7 +6,10 @@ sqlgym serves text-to-SQL episodes over JSON-RPC 2.0, on a WebSocket
 - :class:`Client` holds one socket and a reader thread; many calls may be
   in flight on it at once (``call_async`` returns a
   :class:`concurrent.futures.Future`), and it is safe to share between
-  threads. JSON-RPC errors raise :class:`RPCError`.
+  threads. JSON-RPC errors raise :class:`RPCError`. When the connection
+  drops, or the server says another replica has the episode, it
+  reconnects and sends again every call still waiting for its reply
+  (docs/protocol.md, "Clients that resume").
 - :class:`SQLEnv` is a gym-style view of one episode:
   ``reset() -> (messages, info)`` and
   ``step(text) -> (observation, reward, terminated, truncated, info)``.
@@ -26,76 +29,53 @@ coroutines. Example::
 from __future__ import annotations
 
 import itertools
-import json
 import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as _FutureTimeout
 from concurrent.futures import wait as _wait_futures
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
-from .errors import (CAPACITY_REACHED, DEFAULT_URL, EPISODE_BUSY, EPISODE_ENDED, EPISODE_NOT_FOUND,
-                     INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, NOT_FOUND,
-                     PARSE_ERROR, PROTOCOL, CallTimeout, ConnectionClosed, RPCError, SQLGymError,
-                     TransportError)
-from .jsonrpc import assistant_message, drop_none, encode_request, replies, reset_params, result_of, step_params
-from .websocket import USER_AGENT, WebSocket, accept_key, connect_websocket, encode_frame
+from .batch import Policy, Rollout, SQLEnv, run_batch
+from .errors import (CAPACITY_REACHED, DEFAULT_URL, DRAINING, EPISODE_BUSY, EPISODE_ELSEWHERE, EPISODE_ENDED,
+                     EPISODE_NOT_FOUND, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND,
+                     NOT_FOUND, PARSE_ERROR, PROTOCOL, CallTimeout, ConnectionClosed, ReplyLost, RPCError,
+                     SQLGymError, TransportError)
+from .futures import failed as _failed
+from .futures import give_up as _give_up
+from .futures import settle as _settle
+from .futures import then as _then
+from .httprpc import HTTPTransport
+from .jsonrpc import drop_none, encode_request, replies, reset_params, result_of, step_params
+from .resume import (FATAL_CLOSE_CODES, FATAL_STATUSES, Turns, backoff, observe, resendable, retry_elsewhere,
+                     step_turn)
+from .websocket import WebSocket, accept_key, connect_websocket, encode_frame
 
 __all__ = [
     "PROTOCOL", "DEFAULT_URL",
     "PARSE_ERROR", "INVALID_REQUEST", "METHOD_NOT_FOUND", "INVALID_PARAMS", "INTERNAL_ERROR",
-    "EPISODE_NOT_FOUND", "EPISODE_ENDED", "CAPACITY_REACHED", "NOT_FOUND", "EPISODE_BUSY",
-    "SQLGymError", "RPCError", "TransportError", "ConnectionClosed", "CallTimeout",
+    "EPISODE_NOT_FOUND", "EPISODE_ENDED", "CAPACITY_REACHED", "NOT_FOUND", "EPISODE_BUSY", "DRAINING",
+    "EPISODE_ELSEWHERE",
+    "SQLGymError", "RPCError", "TransportError", "ConnectionClosed", "CallTimeout", "ReplyLost",
     "WebSocket", "connect_websocket", "accept_key", "encode_frame",
     "Client", "SQLEnv", "Rollout", "Policy", "run_batch",
 ]
 
 
-class _HTTPTransport:
-    """POST /v1/rpc, one request per call, calls run on a small thread pool."""
+@dataclass
+class _Call:
+    """A request waiting for its reply."""
 
-    def __init__(self, url: str, headers: Dict[str, str], timeout: float, max_bytes: int, workers: int):
-        parts = urllib.parse.urlsplit(url)
-        self.url = url if parts.path not in ("", "/") else urllib.parse.urljoin(url, "/v1/rpc")
-        self._headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT, **headers}
-        self._timeout = timeout
-        self._max_bytes = max_bytes
-        self._ids = itertools.count(1)
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sqlgym-http")
-
-    def submit(self, method: str, params: Optional[Dict[str, Any]]) -> Future:
-        """Encodes the request here (a ValueError is the caller's) and posts
-        it from the pool. The Future stays pending until the reply is in,
-        so that cancelling it drops a late reply."""
-        body = encode_request(next(self._ids), method, params)
-        return _then(self._pool.submit(self._post, body, method), lambda r: r)
-
-    def call(self, method: str, params: Optional[Dict[str, Any]]) -> Any:
-        """One call on the calling thread."""
-        return self._post(encode_request(next(self._ids), method, params), method)
-
-    def _post(self, body: bytes, method: str) -> Any:
-        req = urllib.request.Request(self.url, data=body, headers=self._headers, method="POST")
-        try:
-            with urllib.request.urlopen(req, timeout=self._timeout) as resp:
-                data = resp.read(self._max_bytes + 1)
-        except urllib.error.HTTPError as e:
-            text = e.read(4096).decode("utf-8", "replace").strip()
-            raise TransportError(f"{method}: HTTP {e.code}: {text}", e.code) from None
-        except (urllib.error.URLError, OSError) as e:
-            raise TransportError(f"{method}: {getattr(e, 'reason', e)}") from None
-        if len(data) > self._max_bytes:
-            raise TransportError(f"{method}: reply larger than {self._max_bytes} bytes")
-        return result_of(json.loads(data), method)
-
-    def close(self) -> None:
-        self._pool.shutdown(wait=True)
-
-
+    method: str
+    params: Any
+    frame: bytes
+    future: Future
+    conn: Optional[WebSocket] = None
+    """The connection it was sent on; None while it waits for one."""
+    since: Optional[float] = None
+    """When it first had to be sent again: it is, until reconnect_timeout later."""
 
 
 class Client:
@@ -107,38 +87,63 @@ class Client:
     each call to ``/v1/rpc`` from a small thread pool, for networks that
     cannot hold a socket. A URL without a path gets ``/v1/ws`` or
     ``/v1/rpc``. ``token`` is sent as ``Authorization: Bearer``; ``timeout``
-    bounds each blocking call in seconds.
+    bounds each blocking call in seconds (reconnecting included).
+
+    The client resumes (docs/protocol.md, "Clients that resume"): it sends
+    every step with its ``turn``, and when the connection is lost, or the
+    server answers ``EPISODE_ELSEWHERE`` (``DRAINING`` to a reset), it
+    reconnects to the same URL, waiting 50 ms at first and doubling up to
+    2 s, with jitter, for at most ``reconnect_timeout`` seconds (0: never),
+    and sends again every call that had no reply: a step keeps its turn, so
+    the server runs it once; a reset whose reply was lost is sent as a new
+    reset. ``reconnects`` counts the connections made after the first.
 
     A Client is thread-safe. Use it as a context manager, or call
     :meth:`close`.
     """
 
     def __init__(self, url: str = DEFAULT_URL, token: Optional[str] = None, timeout: float = 60.0, *,
-                 connect_timeout: float = 10.0, max_frame_bytes: int = 64 << 20, http_workers: int = 16):
+                 connect_timeout: float = 10.0, max_frame_bytes: int = 64 << 20, http_workers: int = 16,
+                 reconnect_timeout: float = 60.0):
+        if reconnect_timeout < 0:
+            raise ValueError(f"reconnect_timeout must be 0 (never reconnect) or more, got {reconnect_timeout}")
         self.url = url
         self.timeout = timeout
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self._lock = threading.Lock()  # guards _ids, _pending, _settling, _closed, _error
+        self.reconnect_timeout = reconnect_timeout
+        self.reconnects = 0
+        """How many connections the client made after its first."""
+        self._headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self._connect_timeout = connect_timeout
+        self._max_frame_bytes = max_frame_bytes
+        # _lock guards _ids, _pending, _queue, _settling, _closed, _error, _ws,
+        # _conns, _redialing, _attempt, _turns and reconnects.
+        self._lock = threading.Lock()
+        self._send_lock = threading.RLock()  # taken before _lock, never after it
         self._ids = itertools.count(1)
-        self._pending: Dict[int, Tuple[Future, str]] = {}
+        self._pending: Dict[int, _Call] = {}
+        self._queue: Dict[int, _Call] = {}  # calls of _pending waiting for a connection (some may be gone)
         # Replies taken from _pending whose Futures (and so their callbacks,
         # which may send calls of their own) are still being settled.
         self._settling = 0
         self._settled = threading.Condition(self._lock)  # notified as _settling drops
         self._closed = False
         self._error: Optional[TransportError] = None
-        self._done = threading.Event()
-        self._ws: Optional[WebSocket] = None
-        self._http: Optional[_HTTPTransport] = None
+        self._turns = Turns()
+        self._stop = threading.Event()  # set once the client stops resuming (closed, or failed for good)
+        self._ws: Optional[WebSocket] = None  # where new calls go; None while reconnecting
+        self._conns: Dict[WebSocket, threading.Thread] = {}  # every open connection and its reader
+        self._redialing = False
+        self._attempt = 0  # reconnects in a row with no answer between them
+        self._close_code: Optional[int] = None
+        self._http: Optional[HTTPTransport] = None
         scheme = urllib.parse.urlsplit(url).scheme
         if scheme in ("http", "https"):
-            self._http = _HTTPTransport(url, headers, timeout, max_frame_bytes, http_workers)
+            self._http = HTTPTransport(url, self._headers, timeout, max_frame_bytes, http_workers,
+                                       reconnect_timeout, self._observe)
             return
         if scheme not in ("ws", "wss"):
             raise ValueError(f"url must start with ws://, wss://, http:// or https://, got {url!r}")
-        self._ws = connect_websocket(url, headers, connect_timeout, max_frame_bytes)
-        self._reader = threading.Thread(target=self._read_loop, name="sqlgym-client-reader", daemon=True)
-        self._reader.start()
+        self._attach(connect_websocket(url, self._headers, connect_timeout, max_frame_bytes))
 
     def __enter__(self) -> "Client":
         return self
@@ -148,14 +153,14 @@ class Client:
 
     @property
     def closed(self) -> bool:
-        """True once the client was closed or its connection ended."""
+        """True once the client was closed or its connection ended for good."""
         with self._lock:
             return self._closed or self._error is not None
 
     @property
     def close_code(self) -> Optional[int]:
-        """The code of the server's close frame (1000 after a clean close)."""
-        return self._ws.close_code if self._ws else None
+        """The code of the last close frame the server sent (1000 after a clean close)."""
+        return self._close_code
 
     # --- calls -------------------------------------------------------------
 
@@ -163,12 +168,13 @@ class Client:
         """Sends one request and returns a Future of its result.
 
         The Future fails with :class:`RPCError` for a JSON-RPC error and with
-        :class:`ConnectionClosed` when the connection ends first. Its
-        callbacks run on the reader thread: keep them short, and never
-        block on another call there. Cancelling it gives the call up: its
-        reply is dropped, though the server may still run it. Raises
-        ValueError, sending nothing, when JSON cannot carry ``params``
-        (NaN, Infinity, a lone surrogate).
+        :class:`ConnectionClosed` when the connection ends first and cannot
+        be resumed (:class:`ReplyLost` for a request that is not safe to
+        send twice). Its callbacks run on a reader thread: keep them short,
+        and never block on another call there. Cancelling it gives the call
+        up: its reply is dropped, though the server may still run it.
+        Raises ValueError, sending nothing, when JSON cannot carry
+        ``params`` (NaN, Infinity, a lone surrogate).
         """
         return self._call_async(method, params, closing_ok=False)
 
@@ -176,26 +182,50 @@ class Client:
         """call_async; closing_ok lets the call through while close() waits for calls in flight."""
         if self._http is not None:
             with self._lock:
-                if self._closed:
+                if self._closed and not closing_ok:
                     return _failed(ConnectionClosed(f"{method}: client closed"))
+                params = step_turn(self._turns, method, params)
+            try:
                 return self._http.submit(method, params)
+            except ValueError:
+                self._observe(method, params, None, INVALID_PARAMS)  # gives the step's turn back
+                raise
+        # One call at a time from its turn to its frame's write, so that the
+        # steps of an episode reach the server in the order of their turns.
+        with self._send_lock:
+            call, req_id, ws = self._register(method, params, closing_ok)
+            if ws is not None:
+                self._send(ws, [call])
+        return call.future
+
+    def _register(self, method: str, params: Optional[Dict[str, Any]],
+                  closing_ok: bool) -> Tuple[_Call, int, Optional[WebSocket]]:
+        """Numbers a call (a step's turn too), encodes it and puts it among
+        the calls waiting for replies; returns it, its id and the connection
+        to send it on (None: it waits for the next one)."""
         with self._lock:
             req_id = next(self._ids)
-        frame = encode_request(req_id, method, params)  # before registering: a ValueError leaves nothing behind
-        fut: Future = Future()
+            if self._error is None and not (self._closed and not closing_ok):
+                params = step_turn(self._turns, method, params)
+        try:
+            frame = encode_request(req_id, method, params)  # before registering: a ValueError leaves nothing behind
+        except ValueError:
+            self._observe(method, params, None, INVALID_PARAMS)  # gives the step's turn back
+            raise
+        call = _Call(method, params, frame, Future())
         with self._lock:
             if self._closed and not closing_ok:
-                return _failed(ConnectionClosed(f"{method}: client closed"))
+                call.future = _failed(ConnectionClosed(f"{method}: client closed"))
+                return call, req_id, None
             if self._error is not None:
-                return _failed(ConnectionClosed(f"{method}: {self._error}"))
-            self._pending[req_id] = (fut, method)
-        fut.add_done_callback(lambda f: self._abandon(req_id, f))
-        try:
-            self._ws.send_text(frame)  # type: ignore[union-attr]
-        except (OSError, TransportError) as e:
-            if self._take(req_id):  # else the reader's _end settled it in the meantime
-                _settle(fut, exc=ConnectionClosed(f"{method}: send: {e}"))
-        return fut
+                call.future = _failed(ConnectionClosed(f"{method}: {self._error}"))
+                return call, req_id, None
+            self._pending[req_id] = call
+            call.conn = ws = self._ws
+            if ws is None:
+                self._queue[req_id] = call
+        call.future.add_done_callback(lambda f: self._abandon(req_id, f))
+        return call, req_id, ws
 
     def call(self, method: str, params: Optional[Dict[str, Any]] = None, timeout: Optional[float] = None) -> Any:
         """Sends one request and waits for its result (see :meth:`call_async`).
@@ -206,10 +236,19 @@ class Client:
         """
         return self._wait(self.call_async(method, params), method, timeout)
 
-    # Whoever takes a request out of _pending settles its Future: the
-    # reader with the reply (_dispatch), _end with ConnectionClosed, a
-    # failed send, or _abandon for a cancelled Future. So each Future is
-    # settled once, and a reply that comes after a cancel is dropped.
+    def _send(self, ws: WebSocket, calls: List[_Call]) -> None:
+        """Writes the calls' frames on ws; a failed write is a lost connection."""
+        for call in calls:
+            try:
+                ws.send_text(call.frame)
+            except (OSError, TransportError) as e:
+                self._lost(ws, ConnectionClosed(f"send: {e}"))
+                return
+
+    # Whoever takes a request out of _pending settles its Future: a reader
+    # with the reply (_dispatch), _lost or _fail with an error, or _abandon
+    # for a cancelled Future. So each Future is settled once, and a reply
+    # that comes after a cancel is dropped.
 
     def _take(self, req_id: int) -> bool:
         """Removes req_id from _pending; False when another holder took it first."""
@@ -221,10 +260,15 @@ class Client:
         if fut.cancelled() and self._take(req_id):
             fut.set_running_or_notify_cancel()  # wakes concurrent.futures.wait on it
 
+    def _observe(self, method: str, params: Any, result: Any, code: Optional[int]) -> None:
+        """Keeps the episodes' turns up to date from a call's final outcome."""
+        with self._lock:
+            observe(self._turns, method, params, result, code)
+
     def _close_orphan(self, reply: Any) -> None:
         """Closes the episode of an ``episode.reset`` reply that came after
         its caller gave up, which would otherwise idle until the server's
-        --idle-timeout. Runs where the reply completed: the reader thread,
+        --idle-timeout. Runs where the reply completed: a reader thread,
         or an HTTP pool thread (which may block)."""
         if not isinstance(reply, dict) or not isinstance(reply.get("episode_id"), str):
             return
@@ -237,18 +281,29 @@ class Client:
         except (SQLGymError, OSError, ValueError):
             pass  # the connection is gone: the server ends the episode as abandoned after --idle-timeout
 
-    # --- the reader --------------------------------------------------------
+    # --- connections and their readers --------------------------------------
 
-    def _read_loop(self) -> None:
-        ws = self._ws
-        assert ws is not None
+    def _attach(self, ws: WebSocket) -> None:
+        """Makes ws the connection new calls go to, with a reader of its own."""
+        reader = threading.Thread(target=self._read_loop, args=(ws,), name="sqlgym-client-reader", daemon=True)
+        with self._lock:
+            self._ws, self._conns[ws] = ws, reader
+        reader.start()
+
+    @property
+    def _reader(self) -> Optional[threading.Thread]:
+        """The reader of the current connection (tests look at it)."""
+        with self._lock:
+            return self._conns.get(self._ws) if self._ws is not None else None
+
+    def _read_loop(self, ws: WebSocket) -> None:
         err: Optional[TransportError] = None
         try:
             while True:
                 msg = ws.recv_message()
                 if msg is None:
                     break
-                self._dispatch(msg)
+                self._dispatch(msg, ws)
         except TransportError as e:
             err = e
         except OSError as e:
@@ -256,38 +311,186 @@ class Client:
         except Exception as e:  # a bug here must still release every waiter
             ws.close(1011)
             err = TransportError(f"client reader failed: {e!r}")
+        if ws.close_code is not None:
+            self._close_code = ws.close_code
         if err is None:
             reason = f": {ws.close_reason}" if ws.close_reason else ""
             err = ConnectionClosed(f"connection closed by the server (code {ws.close_code}{reason})")
-        self._end(err)
+            if ws.close_code in FATAL_CLOSE_CODES:
+                err = TransportError(str(err))  # not worth reconnecting
+        self._lost(ws, err)
 
-    def _end(self, err: TransportError) -> None:
-        with self._lock:
-            self._error = err
-            pending, self._pending = self._pending, {}
-        for fut, method in pending.values():
-            _settle(fut, exc=ConnectionClosed(f"{method}: {err}", err.status))
-        if self._ws is not None:
-            self._ws.abort()
-        self._done.set()
-
-    def _dispatch(self, msg: str) -> None:
+    def _dispatch(self, msg: str, ws: Optional[WebSocket] = None) -> None:
         for req_id, item in replies(msg):
             with self._lock:
-                entry = self._pending.pop(req_id, None)
-                if entry is None:
+                call = self._pending.get(req_id)
+                if call is None:
                     continue
-                self._settling += 1
-            fut, method = entry
-            try:
                 try:
-                    _settle(fut, result=result_of(item, method))
+                    result, error = result_of(item, call.method), None
                 except SQLGymError as e:
-                    _settle(fut, exc=e)
+                    result, error = None, e
+                if isinstance(error, RPCError) and self._again(call, error):
+                    self._wait_for_conn(req_id, call)
+                    self._retire(ws)
+                    continue
+                del self._pending[req_id]
+                self._settling += 1
+                if ws is not None and ws is self._ws:
+                    self._attempt = 0  # this connection answers: the next drop starts from the first wait
+                observe(self._turns, call.method, call.params, result,
+                        error.code if isinstance(error, RPCError) else None)
+            try:
+                _settle(call.future, result=result, exc=error)
             finally:
                 with self._lock:
                     self._settling -= 1
                     self._settled.notify_all()
+        self._after_dispatch(ws)
+
+    def _after_dispatch(self, ws: Optional[WebSocket]) -> None:
+        """Sends the calls waiting for a connection, when one is up, and
+        closes ws once it is retired and answered every call sent on it."""
+        with self._lock:
+            current = self._ws
+            queued = self._queued(current) if current is not None else []
+            idle = ws is not None and ws is not current and not any(c.conn is ws for c in self._pending.values())
+        if queued:
+            self._send(current, queued)  # type: ignore[arg-type]
+        if idle:
+            ws.close(1000)  # type: ignore[union-attr]
+
+    def _again(self, call: _Call, error: RPCError) -> bool:
+        """True when call is to be sent again on another connection (held: _lock)."""
+        if not retry_elsewhere(call.method, error.code) or not self._resumes():
+            return False
+        now = time.monotonic()
+        call.since = call.since if call.since is not None else now
+        if now - call.since >= self.reconnect_timeout:
+            return False  # it persisted: the caller gets the error
+        return True
+
+    def _retire(self, ws: Optional[WebSocket]) -> None:
+        """Sends no more calls on ws, and reconnects (held: _lock). ws stays
+        open until it answered the calls sent on it."""
+        if ws is not None and ws is self._ws:
+            self._ws = None
+            self._redial()
+
+    def _resumes(self) -> bool:
+        return self.reconnect_timeout > 0 and not self._stop.is_set() and self._error is None
+
+    def _wait_for_conn(self, req_id: int, call: _Call) -> None:
+        """Puts call among those waiting for a connection (held: _lock)."""
+        call.conn = None
+        self._queue[req_id] = call
+
+    def _queued(self, ws: WebSocket) -> List[_Call]:
+        """The calls waiting for a connection, in the order they were made,
+        now given to ws (held: _lock)."""
+        out = [c for i, c in sorted(self._queue.items()) if self._pending.get(i) is c]
+        self._queue.clear()
+        for c in out:
+            c.conn = ws
+        return out
+
+    # --- losing a connection, and reconnecting ------------------------------
+
+    def _lost(self, ws: WebSocket, err: TransportError) -> None:
+        """ws has ended: the calls sent on it wait for the next connection,
+        or fail when they cannot be resumed."""
+        with self._lock:
+            if self._conns.pop(ws, None) is None:
+                return  # seen already
+            if self._ws is ws:
+                self._ws = None
+            resume = self._resumes() and type(err) is ConnectionClosed
+            if resume:
+                failed = self._sort_out(ws, err)
+                if self._ws is None:
+                    self._redial()
+        ws.abort()
+        if not resume:
+            self._fail(err)
+            return
+        for call, exc in failed:
+            _settle(call.future, exc=exc)
+        self._after_dispatch(None)
+
+    def _sort_out(self, ws: WebSocket, err: TransportError) -> List[Tuple[_Call, Exception]]:
+        """Marks the calls sent on ws to be sent again, and takes out the
+        ones that cannot be, with their errors (held: _lock)."""
+        now, failed = time.monotonic(), []
+        for req_id, call in list(self._pending.items()):
+            if call.conn is not ws:
+                continue
+            if resendable(call.method, call.params):
+                call.since = call.since if call.since is not None else now
+                if now - call.since < self.reconnect_timeout:
+                    self._wait_for_conn(req_id, call)
+                    continue
+            del self._pending[req_id]
+            failed.append((call, self._lost_error(call, err)))
+        return failed
+
+    def _lost_error(self, call: _Call, err: TransportError) -> Exception:
+        """The error of a call sent on a connection that was lost."""
+        if resendable(call.method, call.params):
+            return ConnectionClosed(f"{call.method}: {err}; sent again for {self.reconnect_timeout}s "
+                                    "(reconnect_timeout) without a reply", err.status)
+        episode_id = call.params.get("episode_id") if isinstance(call.params, dict) else None
+        return ReplyLost(f"{call.method}: the connection dropped before the reply came ({err}); the server may "
+                         "have run it, and the step carried no turn to send it again with", call.method, episode_id)
+
+    def _redial(self) -> None:
+        """Starts the thread that reconnects, unless one runs (held: _lock)."""
+        if self._redialing:
+            return
+        self._redialing = True
+        threading.Thread(target=self._reconnect, name="sqlgym-client-reconnect", daemon=True).start()
+
+    def _reconnect(self) -> None:
+        """Dials the URL again, waiting longer each time, until a connection
+        is up or reconnect_timeout has passed (then the client fails)."""
+        deadline = time.monotonic() + self.reconnect_timeout
+        while True:
+            with self._lock:
+                wait, self._attempt = backoff(self._attempt), self._attempt + 1
+            if self._stop.wait(min(wait, max(deadline - time.monotonic(), 0))):
+                break
+            try:
+                ws = connect_websocket(self.url, self._headers, self._connect_timeout, self._max_frame_bytes)
+            except TransportError as e:
+                if e.status in FATAL_STATUSES or time.monotonic() >= deadline:
+                    self._fail(ConnectionClosed(f"connection lost, and reconnecting failed for "
+                                                f"{self.reconnect_timeout}s: {e}", e.status))
+                    return
+                continue
+            with self._send_lock:  # the calls waiting go out before any new one
+                with self._lock:
+                    if self._stop.is_set():
+                        ws.abort()
+                        break
+                    self._redialing, self.reconnects = False, self.reconnects + 1
+                self._attach(ws)
+                self._after_dispatch(None)
+            return
+        with self._lock:
+            self._redialing = False
+
+    def _fail(self, err: TransportError) -> None:
+        """Ends the client for good: every call waiting fails with err."""
+        with self._lock:
+            self._error = self._error or err
+            self._redialing = False
+            calls, self._pending = list(self._pending.values()), {}
+            self._queue.clear()
+            conns = list(self._conns)
+        self._stop.set()
+        for call in calls:
+            _settle(call.future, exc=ConnectionClosed(f"{call.method}: {err}", err.status))
+        for ws in conns:
+            ws.abort()
 
     # --- closing -----------------------------------------------------------
 
@@ -309,15 +512,22 @@ class Client:
                 # run: wait for them, since one may close an orphaned episode.
                 while self._settling and time.monotonic() < deadline:
                     self._settled.wait(deadline - time.monotonic())
-                in_flight = [fut for fut, _ in self._pending.values()]
+                in_flight = [c.future for c in self._pending.values()]
             left = deadline - time.monotonic()
             if not in_flight or left <= 0:
                 break
             _wait_futures(in_flight, timeout=left)
-        self._ws.close(1000)  # type: ignore[union-attr]
-        if not self._done.wait(timeout):
-            self._ws.abort()  # type: ignore[union-attr]
-        self._reader.join(timeout)
+        self._stop.set()
+        with self._lock:
+            conns = list(self._conns.items())
+        for ws, _ in conns:
+            ws.close(1000)
+        for ws, reader in conns:
+            reader.join(max(deadline - time.monotonic(), 0.1))
+            if reader.is_alive():
+                ws.abort()
+                reader.join(timeout)
+        self._fail(ConnectionClosed("client closed"))
 
     # --- methods -----------------------------------------------------------
 
@@ -445,268 +655,3 @@ class Client:
         raise CallTimeout(f"{method}: no reply within {limit}s (the server may still have run it)")
 
 
-def _failed(exc: BaseException) -> Future:
-    fut: Future = Future()
-    fut.set_exception(exc)
-    return fut
-
-
-def _give_up(fut: Future) -> bool:
-    """Cancels fut; False when its result is in or being delivered, which
-    this then waits for (this module's Futures stay pending until their
-    reply is in, so that wait is short)."""
-    if fut.cancel():
-        return True
-    _wait_futures([fut])
-    return False
-
-
-def _settle(fut: Future, result: Any = None, exc: Optional[BaseException] = None) -> None:
-    """Completes fut unless its caller cancelled it."""
-    if not fut.set_running_or_notify_cancel():
-        return
-    if exc is not None:
-        fut.set_exception(exc)
-    else:
-        fut.set_result(result)
-
-
-def _then(fut: Future, fn: Callable[[Any], Any], orphan: Optional[Callable[[Any], None]] = None) -> Future:
-    """A Future of fn(fut's result); fn runs where fut completes.
-
-    Cancelling the returned Future keeps fn from running. Without orphan
-    the cancel passes on to fut, so that a Client call forgets its request
-    and drops a late reply. With orphan, fut is left to complete, and a
-    result that arrives after the cancel goes to orphan instead of fn.
-    """
-    out: Future = Future()
-
-    def done(f: Future) -> None:
-        if not out.set_running_or_notify_cancel():
-            if orphan is not None and not f.cancelled() and f.exception() is None:
-                orphan(f.result())
-            return
-        try:
-            out.set_result(fn(f.result()))
-        except BaseException as e:  # noqa: B902 - handed to the waiter
-            out.set_exception(e)
-
-    def cancelled(o: Future) -> None:
-        if o.cancelled() and orphan is None:
-            fut.cancel()
-
-    fut.add_done_callback(done)
-    out.add_done_callback(cancelled)
-    return out
-
-
-class SQLEnv:
-    """A gym-style view of one episode at a time, over a shared Client.
-
-    ``reset()`` starts an episode and returns ``(messages, info)``: the
-    prompt, ready for a chat template, and ``{episode_id, task, tools,
-    max_turns, action_format}``. ``step(text)`` sends the model's whole
-    completion and returns ``(observation, reward, terminated, truncated,
-    info)``, where ``observation`` is the tool message the model sees next.
-    ``messages`` keeps the whole conversation so far, and ``tools`` the
-    tool schemas for the chat template's ``tools=`` argument.
-
-    ``step`` also takes the model's reply as an assistant message (a dict
-    or an ``openai`` message object, from a native tool-calling endpoint):
-    every call runs, in order, and ``messages`` gains the message as sent
-    and one tool message per call (``observations``), each answering its
-    call's id, which is what the model's next request holds (a call with
-    no id is given ``call_<turn>_<i>`` before it is sent). The step's
-    ``observation`` is then every tool message's content, in order.
-
-    ``reset_kwargs`` are :meth:`Client.reset`'s (``task_id``, ``dataset``,
-    ``seed``, ``max_turns``, ``action_format``, ``reward``, ``tags``,
-    ``prompt_style``: ``"native"`` for a model whose chat template is
-    given ``tools``). Many
-    SQLEnvs may share one Client; the ``*_async`` methods return Futures so
-    that their episodes run concurrently over its socket.
-
-    A step given up on (a :class:`CallTimeout`, or its Future cancelled)
-    may still have run on the server, and its late reply is dropped, so
-    ``messages`` and ``rewards`` may lack a turn the server recorded.
-    ``in_doubt`` is then True and ``step`` refuses until ``reset()``;
-    ``client.episode(env.episode_id)`` (``episode.get``) shows what the
-    server recorded. A reset given up on starts no episode here: if the
-    server started one, the client closes it when the reply comes.
-    """
-
-    def __init__(self, client: Client, **reset_kwargs: Any):
-        self.client = client
-        self.reset_kwargs = reset_kwargs
-        self.episode_id: Optional[str] = None
-        self.task: Dict[str, Any] = {}
-        self.tools: List[Dict[str, Any]] = []
-        self.messages: List[Dict[str, Any]] = []
-        self.rewards: List[float] = []
-        self.outcome: Optional[str] = None
-        self.done = False
-        self.in_doubt = False
-        """True once a step of this episode was given up on (see the class docstring)."""
-
-    def reset(self, **overrides: Any) -> Tuple[List[Dict[str, Any]], Dict[str, Any]]:
-        """Starts a new episode (closing a previous one still running)."""
-        return self.client._wait(self.reset_async(**overrides), "episode.reset")
-
-    def reset_async(self, **overrides: Any) -> Future:
-        """:meth:`reset` without waiting. Until it completes the env has no
-        episode; cancelling it closes the episode the server may start."""
-        if self.episode_id is not None and not self.done:
-            self.client.close_episode_async(self.episode_id)  # recorded as no_submit
-        self.episode_id, self.in_doubt = None, False
-        kwargs = {**self.reset_kwargs, **overrides}
-        return _then(self.client.reset_async(**kwargs), self._on_reset, orphan=self.client._close_orphan)
-
-    def _on_reset(self, r: Dict[str, Any]) -> Tuple[List[Dict[str, Any]], Dict[str, Any]]:
-        self.episode_id = r["episode_id"]
-        self.task, self.tools = r["task"], r["tools"]
-        self.messages = list(r["messages"])
-        self.rewards, self.outcome, self.done = [], None, False
-        info = {k: r[k] for k in ("episode_id", "task", "tools", "max_turns", "action_format")}
-        return list(self.messages), info
-
-    def step(self, completion_text: Any, **usage: Any) -> Tuple[Dict[str, Any], float, bool, bool, Dict[str, Any]]:
-        """Sends the model's completion (a str), or its reply as an assistant
-        message (a dict, or an ``openai`` message object); see the class
-        docstring. ``usage`` are :meth:`Client.step`'s ``completion_tokens``,
-        ``prompt_tokens`` and ``finish_reason``."""
-        return self.client._wait(self.step_async(completion_text, **usage), "episode.step")
-
-    def step_async(self, completion_text: Any, **usage: Any) -> Future:
-        """:meth:`step` without waiting."""
-        if self.episode_id is None:
-            raise RuntimeError("SQLEnv.step: call reset() first")
-        if self.done:
-            raise RuntimeError("SQLEnv.step: the episode has ended; call reset()")
-        if self.in_doubt:
-            raise RuntimeError("SQLEnv.step: an earlier step got no reply in time and may have run on the server, "
-                               "so messages may lack it (client.episode(env.episode_id) shows what the server "
-                               "recorded); call reset()")
-        ep = self.episode_id
-        if isinstance(completion_text, str):
-            fut = self.client.step_async(ep, text=completion_text, **usage)
-            sent: Dict[str, Any] = {"role": "assistant", "content": completion_text}
-        else:
-            sent = assistant_message(completion_text)
-            for i, call in enumerate(sent.get("tool_calls", [])):
-                # as the server would name it, so that the message kept and recorded matches its tool message
-                call.setdefault("id", f"call_{len(self.rewards) + 1}_{i}")
-                call.setdefault("type", "function")
-            fut = self.client.step_async(ep, message=sent, **usage)
-        is_message = not isinstance(completion_text, str)
-        out = _then(fut, lambda r: self._on_step(sent, is_message, r))
-        out.add_done_callback(lambda o: self._gave_up(ep) if o.cancelled() else None)
-        return out
-
-    def _gave_up(self, episode_id: str) -> None:
-        if self.episode_id == episode_id:
-            self.in_doubt = True
-
-    def _on_step(self, sent: Dict[str, Any], is_message: bool,
-                 r: Dict[str, Any]) -> Tuple[Dict[str, Any], float, bool, bool, Dict[str, Any]]:
-        obs = r["observation"]
-        self.messages.append(sent)
-        if not is_message:
-            self.messages.append(obs)
-        elif r.get("observations"):
-            self.messages += r["observations"]  # a tool message per call, each answering its call's id
-        else:
-            self.messages.append({"role": "user", "content": obs["content"]})  # no call awaits a tool message
-        self.rewards.append(r["reward"])
-        self.done = bool(r["terminated"] or r["truncated"])
-        self.outcome = r["info"].get("outcome", self.outcome)
-        return obs, r["reward"], r["terminated"], r["truncated"], r["info"]
-
-    def close(self) -> Dict[str, Any]:
-        """Closes the episode (``no_submit`` if it had not ended) and returns its summary."""
-        if self.episode_id is None:
-            raise RuntimeError("SQLEnv.close: no episode")
-        summary = self.client.close_episode(self.episode_id)
-        self.done, self.outcome = True, summary["outcome"]
-        return summary
-
-
-@dataclass
-class Rollout:
-    """One finished episode of :func:`run_batch`."""
-
-    episode_id: str
-    task: Dict[str, Any]
-    tags: Dict[str, Any]
-    messages: List[Dict[str, Any]]
-    """The prompt, then each assistant completion and the tool message after it (for an
-    assistant message: the message, then one tool message per call)."""
-    rewards: List[float]
-    """The reward of each step; their sum is ``total_reward``."""
-    outcome: str
-    total_reward: float
-    turns: int
-    summary: Dict[str, Any]
-    """The ``episode.close`` result, with ``reward_components``."""
-
-
-Policy = Callable[[List[List[Dict[str, Any]]]], Sequence[Any]]
-"""Maps the conversations of the episodes still running to one completion each: a
-string (a text action), or an assistant message (a dict) from a native tool-calling model."""
-
-
-def run_batch(client: Client, policy_fn: Policy, task_ids: Sequence[Optional[str]], *,
-              group_size: int = 1, tags: Optional[Dict[str, Any]] = None,
-              timeout: Optional[float] = None, **reset_kwargs: Any) -> List[Rollout]:
-    """Runs ``group_size`` episodes of each task concurrently over one socket.
-
-    Each turn, ``policy_fn`` gets the conversations of every episode still
-    running (a list of chat-message lists, in a stable order) and returns
-    one completion per conversation: one batched generation call, as with
-    vLLM. All resets, steps and closes of a turn are in flight at once.
-
-    Episode ``(i, j)`` (task ``task_ids[i]``, sample ``j``) is tagged
-    ``{**tags, "group": i, "sample": j}``: put the policy version and the
-    batch or step number in ``tags`` so that GRPO groups can be found in
-    the trajectories later. A ``None`` task id draws a task from
-    ``reset_kwargs["dataset"]`` (by ``seed`` if given). ``timeout`` bounds
-    each turn (default: the client's). Returns one :class:`Rollout` per
-    episode, group by group; every episode is closed, and recorded, even
-    when this raises: a reset that timed out has its episode closed when
-    the late reply comes.
-    """
-    envs = []
-    for i, task_id in enumerate(task_ids):
-        for j in range(group_size):
-            t = {**(tags or {}), "group": i, "sample": j}
-            envs.append(SQLEnv(client, **drop_none(task_id=task_id), tags=t, **reset_kwargs))
-    limit = client.timeout if timeout is None else timeout
-    try:
-        _gather([e.reset_async() for e in envs], limit)
-        active = list(envs)
-        while active:
-            completions = list(policy_fn([list(e.messages) for e in active]))
-            if len(completions) != len(active):
-                raise ValueError(f"run_batch: policy returned {len(completions)} completions for {len(active)} episodes")
-            _gather([e.step_async(c) for e, c in zip(active, completions)], limit)
-            active = [e for e in active if not e.done]
-        summaries = _gather([client.close_episode_async(e.episode_id) for e in envs], limit)
-    except BaseException:
-        for e in envs:
-            if e.episode_id is not None:
-                client.close_episode_async(e.episode_id)
-        raise
-    return [Rollout(episode_id=s["episode_id"], task=e.task, tags=e.reset_kwargs["tags"], messages=e.messages,
-                    rewards=e.rewards, outcome=s["outcome"], total_reward=s["total_reward"], turns=s["turns"],
-                    summary=s) for e, s in zip(envs, summaries)]
-
-
-def _gather(futures: List[Future], timeout: float) -> List[Any]:
-    """Every result, waiting for all; raises the first failure in order.
-    On a timeout the calls still out are given up (their late replies
-    dropped, the episodes of late resets closed)."""
-    _, not_done = _wait_futures(futures, timeout=timeout)
-    if not_done:
-        given_up = sum(_give_up(f) for f in not_done)
-        if given_up:
-            raise CallTimeout(f"{given_up} of {len(futures)} calls got no reply within {timeout}s")
-    return [f.result() for f in futures]

@@ -41,7 +41,8 @@ class SQLGymEnv:
     Give ``url`` (and ``token``) to have the env open, and close, its own
     :class:`~sqlgym.Client`, or a client to share one between many envs:
     as the first argument, as :class:`~sqlgym.SQLEnv` takes it
-    (``SQLGymEnv(client)``), or as ``client=``. ``reset_kwargs`` are
+    (``SQLGymEnv(client)``), or as ``client=``. ``reconnect_timeout`` is
+    the :class:`~sqlgym.Client`'s the env opens. ``reset_kwargs`` are
     :meth:`sqlgym.Client.reset`'s keyword arguments.
     """
 
@@ -51,7 +52,8 @@ class SQLGymEnv:
     spec = None
 
     def __init__(self, url: Union[str, Client] = DEFAULT_URL, *, client: Optional[Client] = None,
-                 token: Optional[str] = None, render_mode: Optional[str] = None, **reset_kwargs: Any):
+                 token: Optional[str] = None, render_mode: Optional[str] = None,
+                 reconnect_timeout: float = 60.0, **reset_kwargs: Any):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         if isinstance(url, Client):
@@ -63,7 +65,7 @@ class SQLGymEnv:
                             f"not {type(url).__name__}")
         self.render_mode = render_mode
         self._owns_client = client is None
-        self.client = client if client is not None else Client(url, token=token)
+        self.client = client if client is not None else Client(url, token=token, reconnect_timeout=reconnect_timeout)
         self._episode = SQLEnv(self.client, **reset_kwargs)
 
     @property

@@ -34,6 +34,14 @@ NOT_FOUND = -32004
 """No such dataset or task."""
 EPISODE_BUSY = -32005
 """Too many steps of that episode already waiting."""
+DRAINING = -32006
+"""The server is draining (shutting down): it starts no new episode. A
+client that resumes sends the reset again on a new connection, which the
+load balancer gives to another replica."""
+EPISODE_ELSEWHERE = -32007
+"""Another replica drives the episode, or this one handed it back while
+draining. A client that resumes reconnects and sends the request again
+(``error.data`` may hold ``retry_after_ms``)."""
 
 
 class SQLGymError(Exception):

@@ -39,8 +39,22 @@ func (e ManagerEnv) Close(ctx context.Context, id string) (*schemas.CloseResult,
 	return e.M.Close(ctx, id)
 }
 
+// Caller is what ClientEnv calls: a *client.Client, or a
+// *client.Resumer, which reconnects and sends again what had no reply,
+// so that a run survives its server's replica being killed or drained.
+type Caller interface {
+	Reset(ctx context.Context, p schemas.ResetParams) (*schemas.ResetResult, error)
+	StepParams(ctx context.Context, p schemas.StepParams) (*schemas.StepResult, error)
+	CloseEpisode(ctx context.Context, episodeID string) (*schemas.CloseResult, error)
+}
+
+var (
+	_ Caller = (*client.Client)(nil)
+	_ Caller = (*client.Resumer)(nil)
+)
+
 // ClientEnv runs episodes on a server reached over a socket.
-type ClientEnv struct{ C *client.Client }
+type ClientEnv struct{ C Caller }
 
 // Reset starts an episode.
 func (e ClientEnv) Reset(ctx context.Context, p schemas.ResetParams) (*schemas.ResetResult, error) {

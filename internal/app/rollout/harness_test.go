@@ -42,6 +42,23 @@ func newServedWorld(t *testing.T) *world { return buildWorld(t, true) }
 
 func buildWorld(t *testing.T, served bool) *world {
 	t.Helper()
+	w, cfg := worldStack(t)
+	if served {
+		w.env = rollout.ClientEnv{C: testserver.Start(t, cfg, testserver.Options{}).Dial(t)}
+		return w
+	}
+	mgr, err := episodes.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.env = rollout.ManagerEnv{M: mgr}
+	return w
+}
+
+// worldStack builds a world's stack, and the config of the Manager that
+// plays its episodes, which the caller starts.
+func worldStack(t *testing.T) (*world, episodes.Config) {
+	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
 	ds, err := stack.Demo(ctx, filepath.Join(dir, "demo"))
@@ -57,16 +74,7 @@ func buildWorld(t *testing.T, served bool) *world {
 	w := &world{ds: ds, catalog: st.Catalog, runner: st.Runner, log: log}
 	cfg := st.Config()
 	cfg.MaxTurns = 4
-	if served {
-		w.env = rollout.ClientEnv{C: testserver.Start(t, cfg, testserver.Options{}).Dial(t)}
-		return w
-	}
-	mgr, err := episodes.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.env = rollout.ManagerEnv{M: mgr}
-	return w
+	return w, cfg
 }
 
 // chat is a client of the stub with short timeouts and waits.

@@ -43,15 +43,16 @@ type stubModel struct {
 	t   *testing.T
 	srv *httptest.Server
 
-	mu      sync.Mutex
-	scripts map[string][][]reply // question -> scripts not yet taken
-	convs   map[int][]reply      // script id -> its replies
-	failed  map[string]int       // "id/turn" -> failures answered
-	next    int
-	bodies  [][]byte
-	started int                     // conversations started
-	block   func(id, turn int) bool // answers nothing until the client gives up
-	blocked int
+	mu        sync.Mutex
+	scripts   map[string][][]reply // question -> scripts not yet taken
+	convs     map[int][]reply      // script id -> its replies
+	failed    map[string]int       // "id/turn" -> failures answered
+	next      int
+	bodies    [][]byte
+	started   int                     // conversations started
+	block     func(id, turn int) bool // answers nothing until the client gives up
+	blocked   int
+	onRequest func() // called as each request comes, before it is answered
 }
 
 func newStubModel(t *testing.T, scripts map[string][][]reply) *stubModel {
@@ -85,7 +86,11 @@ func (m *stubModel) serve(w http.ResponseWriter, r *http.Request) {
 	m.mu.Lock()
 	m.bodies = append(m.bodies, body)
 	id, rep, failure, block := m.pick(req, turn)
+	hook := m.onRequest
 	m.mu.Unlock()
+	if hook != nil {
+		hook()
+	}
 	switch {
 	case block:
 		<-r.Context().Done()

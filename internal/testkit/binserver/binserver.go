@@ -188,3 +188,20 @@ func (b *LockedBuffer) String() string {
 func (p *Process) WaitLog(text string) bool {
 	return waitfor.Within(waitfor.Timeout, func() bool { return strings.Contains(p.Stderr.String(), text) })
 }
+
+// StartReplica runs `sqlgym serve --takeover` named id on the shared
+// PostgreSQL store, with a lease of a second so that a killed replica's
+// episodes are taken over soon, and extra flags after. The test stops it
+// gracefully when it ends, unless it is gone already.
+func StartReplica(tb testing.TB, bin, store, id string, extra ...string) *Process {
+	tb.Helper()
+	args := append([]string{"--data-dir", tb.TempDir(), "--trajectories", store, "--takeover", "--lease-ttl", "1s",
+		"--replica-id", id, "--shutdown-grace", "10s", "--log-level", "warn"}, extra...)
+	p := Start(tb, bin, args...)
+	tb.Cleanup(func() {
+		if p.Cmd.Process.Signal(syscall.Signal(0)) == nil {
+			p.Stop(tb)
+		}
+	})
+	return p
+}

@@ -1,0 +1,44 @@
+package python_test
+
+import (
+	"fmt"
+	"syscall"
+	"testing"
+
+	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/cutproxy"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
+)
+
+// TestPythonClientFailover runs test_failover.py against two `sqlgym
+// serve --takeover` replicas sharing a PostgreSQL store, behind a proxy
+// that gives each connection to the first replica while it accepts: the
+// script, on the blocking client or the asyncio one, kills (SIGKILL) or
+// drains (SIGTERM) the first replica mid-run,
+// and every episode must finish on the second, each step recorded once,
+// with the rewards a run of the same actions there gets.
+func TestPythonClientFailover(t *testing.T) {
+	vpy := installPackage(t, python3(t))
+	bin := binserver.Build(t)
+	tests := t.TempDir()
+	copyFiles(t, tests, []string{"test_failover.py"})
+	for _, c := range []struct {
+		sig    syscall.Signal
+		client string
+	}{{syscall.SIGKILL, "sync"}, {syscall.SIGTERM, "sync"}, {syscall.SIGKILL, "async"}, {syscall.SIGTERM, "async"}} {
+		sig := c.sig
+		t.Run(c.client+" "+sig.String(), func(t *testing.T) {
+			store, _ := pgtest.URL(t)
+			first := binserver.StartReplica(t, bin, store, "first")
+			second := binserver.StartReplica(t, bin, store, "second")
+			p := cutproxy.Start(t, cutproxy.HostPort(first.URL), cutproxy.HostPort(second.URL))
+			env := []string{"SQLGYM_TEST_FAILOVER_URL=" + p.URL(first.URL), "SQLGYM_TEST_FAILOVER_DIRECT=" + second.URL,
+				fmt.Sprintf("SQLGYM_TEST_FAILOVER_PID=%d", first.Cmd.Process.Pid),
+				fmt.Sprintf("SQLGYM_TEST_FAILOVER_SIGNAL=%d", int(sig)), "SQLGYM_TEST_FAILOVER_CLIENT=" + c.client}
+			runScript(t, vpy, script{name: "failover", dir: tests, args: []string{"-m", "unittest", "-v", "test_failover"},
+				want: "episodes finished across signal"}, env)
+			waitfor.Until(t, "the first replica gone", func() bool { return first.Cmd.Process.Signal(syscall.Signal(0)) != nil })
+		})
+	}
+}
