@@ -31,6 +31,11 @@ func startCluster(t *testing.T, bin string, n int, flags func(i int) []string) *
 	for i := range n {
 		args := append([]string{"--data-dir", t.TempDir(), "--trajectories", c.store}, flags(i)...)
 		p := binserver.Start(t, bin, args...)
+		t.Cleanup(func() {
+			if t.Failed() {
+				t.Logf("replica %d's log:\n%s", i+1, p.Stderr)
+			}
+		})
 		c.replicas = append(c.replicas, p)
 		addrs[i] = strings.TrimPrefix(p.HTTP(), "http://")
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
 	"github.com/sqlgym/sqlgym/internal/testkit/metricstest"
+	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 )
 
@@ -87,13 +88,14 @@ func TestReplicas(t *testing.T) {
 // many trajectories no client was told of.
 func (c *cluster) complete(t *testing.T, got, want driverLog, running ...*binserver.Process) int {
 	t.Helper()
-	if !waitfor.Within(3*waitfor.Timeout, func() bool { return allEnded(t, c.schema) }) {
+	conn := pgtest.Conn(t)
+	if !waitfor.Within(3*waitfor.Timeout, func() bool { return allEnded(t, conn, c.schema) }) {
 		t.Fatal("trajectories still open in the store, past the idle timeout")
 	}
 	for _, p := range running {
 		p.Stop(t)
 	}
-	store := readStore(t, c.schema)
+	store := readStore(t, conn, c.schema)
 	orphans := checkStore(t, store, got)
 	replayStore(t, c.bin, c.store, len(store))
 	sameRewards(t, got, want)

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
 )
 
 // stored is one trajectory as the store holds it.
@@ -20,10 +19,10 @@ type stored struct {
 	rewards []float64
 }
 
-// readStore reads every trajectory of schema, steps in turn order.
-func readStore(t *testing.T, schema string) map[string]*stored {
+// readStore reads every trajectory of schema through conn, steps in
+// turn order.
+func readStore(t *testing.T, conn *pgx.Conn, schema string) map[string]*stored {
 	t.Helper()
-	conn := pgtest.Conn(t)
 	ctx := context.Background()
 	eps := pgx.Identifier{schema, "sqlgym_episodes"}.Sanitize()
 	steps := pgx.Identifier{schema, "sqlgym_steps"}.Sanitize()
@@ -66,10 +65,11 @@ func readStore(t *testing.T, schema string) map[string]*stored {
 	return out
 }
 
-// allEnded reports whether every trajectory of schema has ended.
-func allEnded(t *testing.T, schema string) bool {
+// allEnded reports whether every trajectory of schema has ended, asking
+// through conn (one connection for every poll).
+func allEnded(t *testing.T, conn *pgx.Conn, schema string) bool {
 	var open int
-	err := pgtest.Conn(t).QueryRow(context.Background(), "SELECT count(*) FROM "+
+	err := conn.QueryRow(context.Background(), "SELECT count(*) FROM "+
 		pgx.Identifier{schema, "sqlgym_episodes"}.Sanitize()+" WHERE ended_at IS NULL OR outcome IS NULL").Scan(&open)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,10 @@ or a wrong query submitted, or the episode closed without a submission.
 The same arguments give the same episodes, so that two runs' rewards can
 be compared episode by episode.
 
+The client resumes by itself, as a trainer's would: it sends each step's
+turn, and reconnects and sends again what had no reply when a replica is
+lost; the driver only steps and logs what was acknowledged.
+
 With --gate-after K, once K steps have been acknowledged in all, the
 driver prints "GATE <count>" and the even-numbered episodes send nothing
 more until a line arrives on standard input; the odd ones go on. Every
@@ -18,7 +22,6 @@ episodes while they are gone.
 
 import argparse
 import asyncio
-import inspect
 import json
 import sys
 import time
@@ -77,19 +80,6 @@ class Gate:
             await self.opened.wait()
 
 
-RESUMES = "reconnect_timeout" in inspect.signature(sqlgym.AsyncClient).parameters
-"""Whether the client resumes by itself: it sends each step's turn."""
-
-
-async def step(client, eid, tool, args, turn):
-    """Sends the step: through the client's step where the client sends
-    turns itself, else with the turn in the call's params."""
-    if RESUMES:
-        return await client.step(eid, tool=tool, arguments=args)
-    return await client.call("episode.step", {"episode_id": eid, "action": {"tool": tool, "arguments": args},
-                                              "turn": turn})
-
-
 async def play(i, task, dataset, client, gate, sem):
     """Runs episode i and returns its log entry."""
     entry = {"index": i, "task_id": task["task_id"], "steps": []}
@@ -98,7 +88,6 @@ async def play(i, task, dataset, client, gate, sem):
             await gate.start(i)
             r = await client.reset(task_id=dataset + "/" + task["task_id"], tags={"driver_index": str(i)})
             entry["episode_id"] = eid = r["episode_id"]
-            turn = 1
             for method, tool, args in script(i, task):
                 await gate.hold(i)
                 before, t0 = client.reconnects, time.monotonic()
@@ -106,7 +95,7 @@ async def play(i, task, dataset, client, gate, sem):
                     s = await client.close_episode(eid)
                     entry["close"] = {k: s.get(k) for k in ("outcome", "total_reward", "final_reward", "turns")}
                     break
-                s = await step(client, eid, tool, args, turn)
+                s = await client.step(eid, tool=tool, arguments=args)
                 info = s.get("info", {})
                 entry["steps"].append({"turn": info.get("turn"), "reward": s["reward"],
                                        "terminated": s["terminated"], "truncated": s["truncated"],
@@ -114,7 +103,6 @@ async def play(i, task, dataset, client, gate, sem):
                                        "latency_ms": (time.monotonic() - t0) * 1000,
                                        "across_reconnect": client.reconnects != before})
                 gate.ack()
-                turn = (info.get("turn") or turn) + 1
                 if s["terminated"] or s["truncated"]:
                     break
         except Exception as e:  # every failure is reported in the log, by episode
@@ -125,11 +113,8 @@ async def play(i, task, dataset, client, gate, sem):
 async def main(args):
     with open(args.tasks) as f:
         tasks = [json.loads(line) for line in f if line.strip()]
-    kwargs = {}
-    params = inspect.signature(sqlgym.AsyncClient).parameters
-    if "reconnect_timeout" in params:
-        kwargs["reconnect_timeout"] = args.reconnect_timeout
-    clients = [await sqlgym.AsyncClient.connect(args.url, timeout=args.timeout, **kwargs)
+    clients = [await sqlgym.AsyncClient.connect(args.url, timeout=args.timeout,
+                                                reconnect_timeout=args.reconnect_timeout)
                for _ in range(args.sockets)]
     gate, sem = Gate(args.gate_after), asyncio.Semaphore(args.concurrency)
     t0 = time.monotonic()
