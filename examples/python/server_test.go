@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/pyvenv"
 )
 
 // startServer runs `sqlgym serve` on a port the kernel picks, with its
@@ -25,12 +26,4 @@ func httpURL(ws string) string {
 
 // withoutSqlgymVars drops SQLGYM_* variables, which would set the
 // tests' URLs.
-func withoutSqlgymVars(env []string) []string {
-	var out []string
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, "SQLGYM_") {
-			out = append(out, kv)
-		}
-	}
-	return out
-}
+func withoutSqlgymVars(env []string) []string { return pyvenv.WithoutSqlgymVars(env) }

@@ -7,5 +7,6 @@
 // under examples/deploy/k8s probe /livez and /readyz on the port the
 // server listens on, with a termination grace that covers
 // --shutdown-grace. scripts/haproxy-up installs Debian's haproxy; without
-// it the HAProxy tests skip, and under CI=true they fail.
+// it the HAProxy tests skip, and under CI=true they fail
+// (internal/testkit/haproxytest runs it).
 package lbtest

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/sqlgym/sqlgym/episodes/client"
 	"github.com/sqlgym/sqlgym/internal/testkit/binserver"
+	"github.com/sqlgym/sqlgym/internal/testkit/haproxytest"
 	"github.com/sqlgym/sqlgym/internal/testkit/metricstest"
 	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
@@ -82,21 +82,17 @@ func started(t *testing.T, p *binserver.Process) float64 {
 // new episode goes to the other replica, and the stopped one exits once
 // its episodes have ended.
 func TestDrainBehindHAProxy(t *testing.T) {
-	hp := haproxy(t)
+	hp := haproxytest.Program(t)
 	bin := binserver.Build(t)
 	var reps [2]*binserver.Process
-	var addrs [2]string
+	addrs := make([]string, len(reps))
 	for i := range reps {
 		reps[i] = binserver.Start(t, bin, "--data-dir", t.TempDir(), "--shutdown-grace", "10m")
 		addrs[i] = strings.TrimPrefix(reps[i].HTTP(), "http://")
 	}
-	l := lb{addr: freeAddr(t), sock: filepath.Join(t.TempDir(), "stats.sock")}
-	startHAProxy(t, hp, localConfig(t, l.addr, l.sock, addrs), l)
-	waitfor.Until(t, "both replicas UP in HAProxy", func() bool {
-		s := l.status(t)
-		return s["replica1"] == "UP" && s["replica2"] == "UP"
-	})
-	url := "ws://" + l.addr + "/v1/ws"
+	l := haproxytest.Start(t, hp, addrs)
+	l.WaitUp(t, len(reps))
+	url := l.URL()
 	first := play(t, url, 4) // leastconn: two sockets on each
 	if started(t, reps[0]) == 0 || started(t, reps[1]) == 0 {
 		t.Fatalf("episodes not spread: started %v and %v", started(t, reps[0]), started(t, reps[1]))
@@ -114,8 +110,8 @@ func TestDrainBehindHAProxy(t *testing.T) {
 	if err := victim.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	waitfor.Until(t, "HAProxy marks replica1 DOWN", func() bool { return l.status(t)["replica1"] == "DOWN" })
-	if s := l.status(t)["replica2"]; s != "UP" {
+	waitfor.Until(t, "HAProxy marks replica1 DOWN", func() bool { return l.Status(t)["replica1"] == "DOWN" })
+	if s := l.Status(t)["replica2"]; s != "UP" {
 		t.Fatalf("replica2 is %s", s)
 	}
 	checkStatus(t, victim.HTTP()+"/livez", http.StatusOK)
