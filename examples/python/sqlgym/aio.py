@@ -331,8 +331,15 @@ class AsyncClient:
         while True:
             await self._ready.wait()
             conn = self._conn
-            if self._error is not None or conn is None:
-                raise ConnectionClosed(f"{call.method}: {self._error or 'client closed'}")
+            if self._error is not None:
+                raise ConnectionClosed(f"{call.method}: {self._error}")
+            if conn is None:
+                if self._closing:
+                    raise ConnectionClosed(f"{call.method}: client closed")
+                # The event was set when this wait ended, and a connection
+                # was retired (a -32007) before this task ran: wait for
+                # the reconnect that retiring began.
+                continue
             call.conn, call.writing = conn, True
             try:
                 await conn.send(OP_TEXT, call.frame)
