@@ -57,7 +57,7 @@ var allowed = map[string][]string{
 	"base/jsonscan":           {},
 	"base/corkconn":           {},
 	"internal/app/bench":      {mod + "episodes/client", mod + "schemas", "github.com/goccy/go-json"},
-	"internal/app/baseline":   {mod + "env"},
+	"internal/app/baseline":   {mod + "env", mod + "internal/app/bench"},
 	"internal/app/rollout": {mod + "env", mod + "episodes", mod + "episodes/client", mod + "episodes/trajlog",
 		mod + "internal/app/rollout/report", mod + "schemas", mod + "tools", "github.com/cenkalti/backoff/v5",
 		"golang.org/x/sync/errgroup"},
