@@ -62,7 +62,7 @@ var allowed = map[string][]string{
 		mod + "internal/app/rollout/report", mod + "schemas", mod + "tools", "github.com/cenkalti/backoff/v5",
 		"golang.org/x/sync/errgroup"},
 	"internal/app/stack": {mod + "env", mod + "env/valueindex", "go.uber.org/zap", "golang.org/x/sync/errgroup", mod + "env/mysql", mod + "env/postgres", mod + "env/sqlite", mod + "episodes", mod + "episodes/trajlog",
-		mod + "examples/demo", mod + "reward/judge", mod + "schemas", mod + "tools"},
+		mod + "examples/demo", mod + "reward/judge", mod + "schemas", mod + "tools", mod + "episodes/transport", "github.com/prometheus/client_golang"},
 	"internal/app/console": {mod + "base/fairshare", mod + "env", mod + "reward/judge", mod + "env/sqltext", mod + "episodes", mod + "episodes/trajlog", mod + "episodes/trajlog/pgstore", mod + "base/jsonscan",
 		mod + "base/atomicfile", mod + "internal/app/rollout", mod + "internal/app/rollout/report", mod + "schemas", "go.uber.org/zap", "golang.org/x/time/rate", "github.com/hashicorp/golang-lru/v2"},
 	"internal/app/rollout/report": {mod + "env", mod + "env/sqltext", mod + "episodes/trajlog", mod + "schemas"},
