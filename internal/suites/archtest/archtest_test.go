@@ -51,6 +51,7 @@ var allowed = map[string][]string{
 	"episodes/export": {mod + "episodes/trajlog", mod + "schemas", mod + "tools"},
 	"internal/app/repl": {mod + "episodes/client", mod + "episodes/trajlog", mod + "episodes/trajlog/filelog", mod + "env/sqltext", mod + "schemas",
 		mod + "base/atomicfile", "github.com/peterh/liner", "github.com/mattn/go-runewidth", "golang.org/x/term"},
+	"internal/app/repl/local": {mod + "env", mod + "internal/app/repl", mod + "reward/judge", mod + "schemas", mod + "tools"},
 	"internal/app/imagebuild": {"github.com/google/go-containerregistry"},
 	"base/atomicfile":         {},
 	"base/fairshare":          {},
