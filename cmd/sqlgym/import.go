@@ -152,7 +152,9 @@ func connectPostgres(ctx context.Context, dsn string, timeout time.Duration, std
 	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > timeout {
 		cfg.ConnectTimeout = timeout
 	}
-	conn, err := connectCreating(ctx, cfg, stderr)
+	conn, err := dbimport.ConnectCreating(ctx, cfg, func() {
+		fmt.Fprintf(stderr, "import: created database %s on %s:%d (it did not exist)\n", cfg.Database, cfg.Host, cfg.Port)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("import: connect to PostgreSQL at %s:%d: %w", cfg.Host, cfg.Port, err)
 	}
