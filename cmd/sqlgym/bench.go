@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"go.uber.org/zap"
-	"golang.org/x/term"
 
 	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/episodes"
@@ -248,11 +247,4 @@ func writeBenchReport(rep *bench.Report, out string, stdout io.Writer) error {
 		return fmt.Errorf("bench: %d calls failed (see errors above)", n)
 	}
 	return nil
-}
-
-// isTerminal reports whether w is a terminal, where a progress line that
-// rewrites itself reads well.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }

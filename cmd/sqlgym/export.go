@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sqlgym/sqlgym/base/progress"
 	"github.com/sqlgym/sqlgym/episodes/export"
 )
 
@@ -102,7 +103,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	// The quality filters are applied, and counted, by the export itself.
 	opts := export.Options{Format: f.format, Incomplete: sel.Incomplete, Outcome: sel.Outcome, MinReward: sel.MinReward,
 		Dedup: f.dedup, BestPerTask: f.bestPerTask, Chat: chat, PromptStyle: f.promptStyle,
-		Progress: newCountProgress(stderr, "export", "episodes read").update}
+		Progress: progress.NewCounter(stderr, "export", "episodes read").Update}
 	sel.Outcome, sel.MinReward = "", nil
 	rd, closer, err := openTrajectoryReader(ctx, f.trajectories, f.dataDir)
 	if err != nil {
