@@ -3,12 +3,9 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -143,16 +140,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // LLaMA-Factory reads as its dataset_dir, keeping every other entry.
 // The entry is named for the file, without its extension.
 func writeDatasetInfo(out, format string, report io.Writer) error {
-	path := filepath.Join(filepath.Dir(out), export.DatasetInfoFile)
-	existing, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	base := filepath.Base(out)
-	name := strings.TrimSuffix(base, filepath.Ext(base))
-	merged, err := export.MergeDatasetInfo(existing, name, export.DatasetInfoFor(format, base))
+	path, name, merged, err := export.DatasetInfoUpdate(out, format)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
 	err = writeFile(path, func(w io.Writer) error {
 		_, err := w.Write(merged)
