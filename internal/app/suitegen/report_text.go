@@ -19,7 +19,7 @@ func (r *Report) WriteSummary(w io.Writer, root string) {
 	fmt.Fprintf(w, "  tasks %d, suite databases per task %.2f, files %d, %.1f MB, build time %.1fs\n",
 		t.Tasks, t.MeanSuite(), t.Files, float64(t.Bytes)/1e6, t.Seconds)
 	fmt.Fprintf(w, "  gold neighbours %d: told apart by the original database %d (%.1f%%), by the suites %d (%.1f%%)\n",
-		t.Neighbours, t.ByOriginal, 100*share(t.ByOriginal, t.Neighbours), t.BySuite, 100*share(t.BySuite, t.Neighbours))
+		t.Neighbours, t.ByOriginal, percent(t.ByOriginal, t.Neighbours), t.BySuite, percent(t.BySuite, t.Neighbours))
 	if t.HeldOutApart > 0 {
 		fmt.Fprintf(w, "  of the neighbours held-out databases tell apart (%d): the suites %.2f%%, the original database %.2f%%\n",
 			t.HeldOutApart, 100*t.SuiteShare(), 100*t.OriginalShare())
@@ -36,4 +36,12 @@ func (r DBReport) Done() string {
 		return fmt.Sprintf("current, kept (%d databases)", r.Files)
 	}
 	return fmt.Sprintf("%d databases kept of %d generated, %.1fs", r.Files, r.Candidates+r.HeldOut, r.Seconds)
+}
+
+// percent is n of of as a percentage, or 0 when of is 0.
+func percent(n, of int) float64 {
+	if of == 0 {
+		return 0
+	}
+	return 100 * float64(n) / float64(of)
 }
