@@ -1,5 +1,10 @@
 package episodes
 
+import (
+	"context"
+	"time"
+)
+
 // Drain makes the Manager refuse every reset from now on with an error of
 // kind Draining, on every surface (each starts its episodes through
 // Reset); live episodes keep taking steps, and end as they would have
@@ -16,6 +21,22 @@ func (m *Manager) LiveEpisodes() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return len(m.live)
+}
+
+// WaitNoneLive waits until no episode is live, looking every poll (on
+// Config.Clock), or until ctx ends; it reports whether none is (a
+// draining server's wait for its live episodes to end within its grace).
+func (m *Manager) WaitNoneLive(ctx context.Context, poll time.Duration) bool {
+	tick := m.cfg.Clock.NewTicker(poll)
+	defer tick.Stop()
+	for m.LiveEpisodes() > 0 {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-tick.Chan():
+		}
+	}
+	return true
 }
 
 // DrainError is the error a reset gets once Drain was called (kind

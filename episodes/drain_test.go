@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
 
 	"github.com/sqlgym/sqlgym/episodes"
+	"github.com/sqlgym/sqlgym/internal/testkit/waitfor"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
@@ -41,5 +45,43 @@ func TestDrainRefusesResetsOnly(t *testing.T) {
 	}
 	if n := h.mgr.LiveEpisodes(); n != 0 {
 		t.Fatalf("LiveEpisodes after the close = %d, want 0", n)
+	}
+}
+
+// TestWaitNoneLive: with an episode live, a wait whose context has ended
+// says so; a wait under way looks again at each tick of the Manager's
+// clock and returns once the episode has ended; with none live it
+// returns at once.
+func TestWaitNoneLive(t *testing.T) {
+	clock := clockwork.NewFakeClock()
+	h := newHarness(t, options{cfg: func(c *episodes.Config) { c.Clock = clock }})
+	ctx := context.Background()
+	ep, err := h.mgr.Reset(ctx, schemas.ResetParams{TaskID: "t/count"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended, cancel := context.WithCancel(ctx)
+	cancel()
+	if h.mgr.WaitNoneLive(ended, time.Hour) {
+		t.Fatal("WaitNoneLive says none is live while an episode is")
+	}
+	done := make(chan bool, 1)
+	go func() { done <- h.mgr.WaitNoneLive(ctx, time.Hour) }()
+	waitTimers(t, clock, 1) // its ticker
+	if _, err := h.mgr.Close(ctx, ep.EpisodeID); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Hour)
+	var none bool
+	waitfor.Until(t, "the wait to return", func() bool {
+		select {
+		case none = <-done:
+			return true
+		default:
+			return false
+		}
+	})
+	if !none || !h.mgr.WaitNoneLive(ended, time.Hour) {
+		t.Errorf("WaitNoneLive after the last episode ended = %v, want true", none)
 	}
 }

@@ -4,16 +4,15 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"go.uber.org/zap"
-	"golang.org/x/term"
 
 	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/episodes"
@@ -91,7 +90,7 @@ func (f *benchFlags) check() error {
 		return usageError{"--sockets and --episodes-per-socket must be at least 1"}
 	case c.Duration < 0 || c.Episodes < 0:
 		return usageError{"--duration and --episodes must not be negative"}
-	case !validScript(c.Script):
+	case !slices.Contains(bench.Scripts(), c.Script):
 		return usageError{fmt.Sprintf("--script must be one of %s, got %q", strings.Join(bench.Scripts(), ", "), c.Script)}
 	case c.GoldRepeats < 1 || c.GoldRepeats > 63:
 		return usageError{fmt.Sprintf("--gold-repeats must be between 1 and 63 (the turn budget is 64), got %d", c.GoldRepeats)}
@@ -140,15 +139,6 @@ func (f *benchFlags) checkRemoteDataset() error {
 	return nil
 }
 
-func validScript(s string) bool {
-	for _, v := range bench.Scripts() {
-		if s == v {
-			return true
-		}
-	}
-	return false
-}
-
 // benchInProcess runs the benchmark against a server it starts on a
 // loopback port, sized to admit every episode the run keeps in flight.
 func benchInProcess(ctx context.Context, f *benchFlags, stderr io.Writer) (*bench.Report, error) {
@@ -175,7 +165,7 @@ func benchInProcess(ctx context.Context, f *benchFlags, stderr io.Writer) (*benc
 		cfg := f.cfg
 		cfg.URL, cfg.Token, cfg.InProcess, cfg.Dataset = url, opts.token, true, st.Datasets[0].Name
 		if f.needsTasks() {
-			f.wireTasks(&cfg, st.Datasets[0], st.Catalog, st.Runner)
+			f.wireTasks(&cfg, st.Datasets[0], st.Catalog, st.Runner, st.Judge)
 		}
 		var err error
 		rep, err = bench.Run(ctx, cfg)
@@ -200,9 +190,9 @@ func benchRemote(ctx context.Context, f *benchFlags) (*bench.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	catalog, runner, _ := f.stack.engines(nil)
+	catalog, runner, j := f.stack.engines(nil)
 	defer catalog.Close()
-	f.wireTasks(&cfg, dss[0], catalog, runner)
+	f.wireTasks(&cfg, dss[0], catalog, runner, j)
 	return bench.Run(ctx, cfg)
 }
 
@@ -249,20 +239,12 @@ func writeBenchReport(rep *bench.Report, out string, stdout io.Writer) error {
 		return err
 	}
 	if out != "" {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		if err := os.WriteFile(out, append(b, '\n'), 0o644); err != nil {
+		if err := rep.WriteJSONFile(out); err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
 	}
-	if n := rep.ErrorCount() - rep.Errors["canceled"]; n > 0 {
+	if n := rep.UncanceledErrors(); n > 0 {
 		return fmt.Errorf("bench: %d calls failed (see errors above)", n)
 	}
 	return nil
-}
-
-// isTerminal reports whether w is a terminal, where a progress line that
-// rewrites itself reads well.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"runtime"
 	"time"
@@ -41,28 +40,16 @@ func (b *baselineFlags) check(script string) error {
 
 // wireTasks gives the run the dataset's tasks with their golds, and the
 // baseline when asked: ds's golds run through catalog (the server's own
-// in process) under the limits the server runs them with.
-func (f *benchFlags) wireTasks(cfg *bench.Config, ds *env.Dataset, catalog *env.Catalog, runner *tools.Runner) {
-	cfg.Tasks = make([]bench.Task, len(ds.Tasks))
-	for i, t := range ds.Tasks {
-		cfg.Tasks[i] = bench.Task{ID: t.ID, GoldSQL: t.GoldSQL}
-	}
+// in process) under the limits the server's runner and judge run them
+// with.
+func (f *benchFlags) wireTasks(cfg *bench.Config, ds *env.Dataset, catalog *env.Catalog, runner *tools.Runner, j *judge.Judge) {
+	cfg.Tasks = baseline.Tasks(ds)
 	if !f.baseline.on {
 		return
 	}
-	bc := baseline.Config{
+	cfg.Baseline = baseline.Measure(baseline.Config{
 		Dataset: ds, Catalog: catalog, Seed: cfg.Seed, Repeats: cfg.GoldRepeats,
-		Exec: runner.Limits(),
-		Submit: env.Limits{Timeout: f.stack.submitTimeout, MaxRows: judge.DefaultMaxRows, MaxResultBytes: judge.DefaultMaxResultBytes,
-			Reads: true}, // as the judge runs a submission
+		Exec: runner.Limits(), Submit: j.SubmitLimits(),
 		Workers: runtime.GOMAXPROCS(0), Duration: f.baseline.duration, Statements: f.baseline.statements,
-	}
-	cfg.Baseline = func(ctx context.Context) (*bench.Baseline, error) {
-		res, err := baseline.Run(ctx, bc)
-		if err != nil {
-			return nil, err
-		}
-		return &bench.Baseline{Statements: res.Statements, Errors: res.Errors, Workers: res.Workers,
-			Elapsed: res.Elapsed.Seconds(), PerS: res.PerSecond()}, nil
-	}
+	})
 }

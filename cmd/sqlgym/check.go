@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/sqlgym/sqlgym/base/progress"
 	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/reward/evaluate"
 	"github.com/sqlgym/sqlgym/reward/judge"
@@ -51,11 +52,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	catalog := f.engine.catalog(0)
 	defer catalog.Close()
-	bar := newProgress(stderr, "check")
+	bar := progress.NewBar(stderr, isTerminal(stderr), "check")
 	rep, err := evaluate.Check(ctx, ds, evaluate.CheckConfig{
-		Catalog: catalog, GoldTimeout: f.goldTimeout, Slow: f.slow, Workers: f.workers, Progress: bar.update,
+		Catalog: catalog, GoldTimeout: f.goldTimeout, Slow: f.slow, Workers: f.workers, Progress: bar.Update,
 	})
-	bar.finish()
+	bar.Finish()
 	if err != nil {
 		return err
 	}

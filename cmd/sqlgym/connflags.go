@@ -84,7 +84,7 @@ func (c *connFlags) exposed(addr, token string, log *zap.Logger) {
 	if token != "" && len(c.origins.values)+len(c.hosts.values) > 0 {
 		log.Warn("--allowed-origins and --allowed-hosts have no effect with --token: every client that sends the token is served")
 	}
-	if token != "" || loopbackAddr(addr) {
+	if token != "" || transport.LoopbackAddr(addr) {
 		return
 	}
 	c.anyIPHost = true

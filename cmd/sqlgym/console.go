@@ -46,7 +46,7 @@ func consoleStore(ctx context.Context, rd trajlog.Reader, live *console.Live, in
 	switch st := rd.(type) {
 	case *pgstore.Store:
 		return console.PGStore{S: st}
-	case *filelog.Log, *scannedLog:
+	case *filelog.Log, *filelog.DamageKeeper:
 		x := console.NewLogIndex(rd, indexMax)
 		if live != nil {
 			live.OnEnd(x.Ended)

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/filelog"
@@ -21,34 +19,6 @@ func (e damageError) Error() string { return e.msg }
 // segment; sqlgym log verify names them all.
 const reportIDs = 20
 
-// scannedLog is the file log as a trajlog.Reader that keeps the damage
-// its last read found, for the command to report.
-type scannedLog struct {
-	*filelog.Log
-	mu     sync.Mutex              // guards damage
-	damage []filelog.SegmentDamage // found by the last read
-}
-
-// Episodes reads the log, keeping the damage found.
-func (s *scannedLog) Episodes(ctx context.Context, f trajlog.Filter, fn func(*trajlog.Record) error) error {
-	st, err := s.Scan(ctx, f, fn)
-	s.mu.Lock()
-	s.damage = st.Damage
-	s.mu.Unlock()
-	return err
-}
-
-// damageFinder is a reader that keeps the damage its last read found.
-type damageFinder interface {
-	found() []filelog.SegmentDamage
-}
-
-func (s *scannedLog) found() []filelog.SegmentDamage {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.damage
-}
-
 // damageFlags say what a reading command does about a damaged log.
 type damageFlags struct {
 	allow bool
@@ -62,11 +32,7 @@ func (d *damageFlags) register(fs *flag.FlagSet) {
 // unless damage is allowed, returns a damageError for cmd to exit with.
 // Readers other than the file log report nothing.
 func (d *damageFlags) report(w io.Writer, cmd string, rd trajlog.Reader) error {
-	sl, ok := rd.(damageFinder)
-	if !ok {
-		return nil
-	}
-	ds := sl.found()
+	ds := filelog.DamageOf(rd)
 	if len(ds) == 0 {
 		return nil
 	}

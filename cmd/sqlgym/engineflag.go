@@ -79,9 +79,9 @@ func (e *engineFlags) parse() error {
 		switch {
 		case !ok || name == "":
 			return usageError{fmt.Sprintf("--engine %q: want NAME=postgres://URL or NAME=mysql://URL", v)}
-		case serverDialect(url) == "":
+		case stack.ServerDialect(url) == "":
 			return usageError{fmt.Sprintf("--engine %s: want a postgres:// or mysql:// URL", name)}
-		case serverDialect(url) == env.MySQL && mysqlURLError(url) != nil:
+		case stack.ServerDialect(url) == env.MySQL && mysqlURLError(url) != nil:
 			return usageError{fmt.Sprintf("--engine %s: %v", name, mysqlURLError(url))}
 		case e.servers[name] != "":
 			return usageError{fmt.Sprintf("--engine %s given twice", name)}
@@ -89,18 +89,6 @@ func (e *engineFlags) parse() error {
 		e.servers[name] = url
 	}
 	return nil
-}
-
-// serverDialect is the dialect of the server url names, "" for a URL of
-// no server sqlgym runs on.
-func serverDialect(url string) env.Dialect {
-	switch {
-	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
-		return env.Postgres
-	case strings.HasPrefix(url, "mysql://"):
-		return env.MySQL
-	}
-	return ""
 }
 
 // mysqlURLError says what is wrong with a mysql:// URL, nil when nothing.
@@ -129,14 +117,7 @@ func (e *engineFlags) load(src datasets.Source, load func(datasets.Source) (*env
 		}
 		return ds, nil
 	}
-	ds.Dialect = serverDialect(url)
-	for id := range ds.DBs {
-		if ds.Dialect == env.MySQL {
-			ds.DBs[id] = mysql.Source(url, id)
-		} else {
-			ds.DBs[id] = postgres.Source(url, id)
-		}
-	}
+	stack.OnServer(ds, url)
 	return ds, nil
 }
 

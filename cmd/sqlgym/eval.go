@@ -6,13 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"time"
 
-	"golang.org/x/term"
-
+	"github.com/sqlgym/sqlgym/base/progress"
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/datasets"
 	"github.com/sqlgym/sqlgym/examples/rewards"
@@ -161,13 +159,13 @@ func evalItems(ctx context.Context, f *evalFlags, ds *env.Dataset, items []evalu
 	if err != nil {
 		return err
 	}
-	bar := newProgress(stderr, "eval")
+	bar := progress.NewBar(stderr, isTerminal(stderr), "eval")
 	start := time.Now()
 	recs, err := evaluate.Evaluate(ctx, ds, items, evaluate.Config{
-		Catalog: catalog, Spec: spec, Workers: f.workers, Progress: bar.update,
+		Catalog: catalog, Spec: spec, Workers: f.workers, Progress: bar.Update,
 		Judge: judge.New(judge.Config{PredTimeout: f.submitTimeout, GoldTimeout: f.goldTimeout}), Suite: suite,
 	})
-	bar.finish()
+	bar.Finish()
 	if err != nil {
 		return err
 	}
@@ -196,62 +194,4 @@ func (f *evalFlags) suiteJudge(ctx context.Context, ds *env.Dataset, catalog *en
 	}
 	return judge.New(judge.Config{PredTimeout: f.submitTimeout, GoldTimeout: f.goldTimeout,
 		Suites: suites, Ties: judge.Ties(f.judging.ties)}), said + "; ties: " + f.judging.ties, nil
-}
-
-// progress draws a progress bar on a terminal; on anything else (a log,
-// a pipe) it stays quiet for quietFor, so that short runs leave no noise,
-// then writes a plain line at each tenth of the work.
-type progress struct {
-	w     io.Writer // nil when not a terminal
-	plain io.Writer // the log or pipe, when not a terminal
-	label string
-	shown int // the last percentage drawn, -1 before the first
-	start time.Time
-	quiet time.Duration // how long plain lines wait
-	tenth int           // the last tenth written as a plain line
-}
-
-// quietFor is how long a run in a log or pipe goes before its progress
-// is written.
-const quietFor = 3 * time.Second
-
-func newProgress(stderr io.Writer, label string) *progress {
-	p := &progress{label: label, shown: -1, start: time.Now(), quiet: quietFor}
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		p.w = f
-	} else {
-		p.plain = stderr
-	}
-	return p
-}
-
-// update draws the bar when the percentage changed, or writes a plain
-// line at each tenth once the run has taken quietFor. Calls are
-// serialized by the caller (evaluate.Config.Progress).
-func (p *progress) update(done, total int) {
-	if total == 0 {
-		return
-	}
-	if p.w == nil {
-		if t := done * 10 / total; p.plain != nil && t > p.tenth && time.Since(p.start) >= p.quiet {
-			p.tenth = t
-			fmt.Fprintf(p.plain, "%s %d/%d\n", p.label, done, total)
-		}
-		return
-	}
-	pct := done * 100 / total
-	if pct == p.shown {
-		return
-	}
-	p.shown = pct
-	const width = 30
-	fill := done * width / total
-	fmt.Fprintf(p.w, "\r%s [%s%s] %3d%% %d/%d", p.label, strings.Repeat("=", fill), strings.Repeat(" ", width-fill), pct, done, total)
-}
-
-// finish ends the bar's line.
-func (p *progress) finish() {
-	if p.w != nil && p.shown >= 0 {
-		fmt.Fprintln(p.w)
-	}
 }

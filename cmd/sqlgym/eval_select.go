@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/sqlgym/sqlgym/env"
@@ -13,47 +11,31 @@ import (
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
-// matchRule settles the match mode of spec and says where it came from:
-// --match; else a --reward spec file that names one; else the dataset
-// layout's own benchmark (Spider's rule on a spider dataset, BIRD's on a
-// bird one); else, for jsonl, the reward spec's.
+// matchRule settles the match mode of spec (evaluate.SettleMatch) and
+// says where it came from: --match; else a --reward spec file that names
+// one; else the dataset layout's own benchmark (Spider's rule on a spider
+// dataset, BIRD's on a bird one); else, for jsonl, the reward spec's.
 func (f *evalFlags) matchRule(spec *schemas.RewardSpec) (string, error) {
-	if f.match != "" {
-		return "--match", nil
-	}
-	if named, err := specFileNamesMatch(f.rewardFile); err != nil || named {
-		return "--reward " + f.rewardFile, err
+	given, named := f.match != "", false
+	if !given {
+		var err error
+		if named, err = rewards.NamesMatch(f.rewardFile); err != nil {
+			return "--reward " + f.rewardFile, fmt.Errorf("--reward: %w", err)
+		}
 	}
 	src, err := datasets.ParseSource(f.dataset)
 	if err != nil {
 		return "", usageError{fmt.Sprintf("--dataset %q: %v", f.dataset, err)}
 	}
-	if mode := evaluate.BenchmarkMatch(src.Format); mode != "" {
-		spec.Match = mode
+	switch evaluate.SettleMatch(spec, src.Format, given, named) {
+	case evaluate.MatchGiven:
+		return "--match", nil
+	case evaluate.MatchSpecFile:
+		return "--reward " + f.rewardFile, nil
+	case evaluate.MatchBenchmark:
 		return fmt.Sprintf("the %s benchmark's rule, the default for a %s dataset; --match to change", src.Format, src.Format), nil
 	}
 	return fmt.Sprintf("the reward spec's; a %s dataset names no benchmark; --match to change", src.Format), nil
-}
-
-// specFileNamesMatch reports whether --reward is a spec file (not a
-// preset, whose match is the generic default) with a "match" key.
-func specFileNamesMatch(value string) (bool, error) {
-	if value == "" {
-		return false, nil
-	}
-	if _, preset := rewards.JSON(value); preset {
-		return false, nil
-	}
-	raw, err := os.ReadFile(value)
-	if err != nil {
-		return false, fmt.Errorf("--reward: %w", err)
-	}
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &keys); err != nil {
-		return false, fmt.Errorf("--reward %s: %w", value, err)
-	}
-	_, ok := keys["match"]
-	return ok, nil
 }
 
 // selection is the tasks --tasks and --limit pick.

@@ -3,16 +3,14 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/sqlgym/sqlgym/base/progress"
 	"github.com/sqlgym/sqlgym/episodes/export"
 )
 
@@ -102,7 +100,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	// The quality filters are applied, and counted, by the export itself.
 	opts := export.Options{Format: f.format, Incomplete: sel.Incomplete, Outcome: sel.Outcome, MinReward: sel.MinReward,
 		Dedup: f.dedup, BestPerTask: f.bestPerTask, Chat: chat, PromptStyle: f.promptStyle,
-		Progress: newCountProgress(stderr, "export", "episodes read").update}
+		Progress: progress.NewCounter(stderr, "export", "episodes read").Update}
 	sel.Outcome, sel.MinReward = "", nil
 	rd, closer, err := openTrajectoryReader(ctx, f.trajectories, f.dataDir)
 	if err != nil {
@@ -142,16 +140,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // LLaMA-Factory reads as its dataset_dir, keeping every other entry.
 // The entry is named for the file, without its extension.
 func writeDatasetInfo(out, format string, report io.Writer) error {
-	path := filepath.Join(filepath.Dir(out), export.DatasetInfoFile)
-	existing, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	base := filepath.Base(out)
-	name := strings.TrimSuffix(base, filepath.Ext(base))
-	merged, err := export.MergeDatasetInfo(existing, name, export.DatasetInfoFor(format, base))
+	path, name, merged, err := export.DatasetInfoUpdate(out, format)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
 	err = writeFile(path, func(w io.Writer) error {
 		_, err := w.Write(merged)

@@ -2,17 +2,17 @@ package main
 
 import (
 	"fmt"
-	"net"
-	"strings"
 
 	"go.uber.org/zap"
+
+	"github.com/sqlgym/sqlgym/episodes/transport"
 )
 
 // checkExposure is serve's protected mode: an address other than a
 // loopback one, without a token, would answer anyone who can reach it, so
 // it is refused unless insecure is set, and then logged as a warning.
 func checkExposure(addr, token string, insecure bool, log *zap.Logger) error {
-	if token != "" || loopbackAddr(addr) {
+	if token != "" || transport.LoopbackAddr(addr) {
 		return nil
 	}
 	if !insecure {
@@ -23,21 +23,4 @@ func checkExposure(addr, token string, insecure bool, log *zap.Logger) error {
 	}
 	log.Warn("serving without authentication on a non-loopback address (--insecure)", zap.String("addr", addr))
 	return nil
-}
-
-// loopbackAddr reports whether a host:port address listens on the
-// loopback interface only: 127.0.0.0/8, ::1 or "localhost". An empty host
-// (":8765") listens on every interface; any other name is taken as
-// reachable from outside.
-func loopbackAddr(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	host, _, _ = strings.Cut(host, "%") // an IPv6 zone
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

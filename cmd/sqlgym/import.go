@@ -58,9 +58,9 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if ds.Dialect != env.SQLite {
 		return usageError{fmt.Sprintf("import: --dataset %q is a %s dataset; import reads SQLite datasets", f.dataset, ds.Dialect)}
 	}
-	prog := newImportProgress(stderr)
-	imp, err := f.importInto(ctx, ds, prog)
-	prog.finish()
+	prog := dbimport.NewProgressView(stderr, isTerminal(stderr))
+	imp, err := f.importInto(ctx, ds, prog, stderr)
+	prog.Finish()
 	if err != nil {
 		return err
 	}
@@ -79,18 +79,18 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // importInto imports ds into the server f.dsn names, PostgreSQL or
 // MySQL by its scheme.
-func (f *importFlags) importInto(ctx context.Context, ds *env.Dataset, prog *importProgress) (*dbimport.Imported, error) {
+func (f *importFlags) importInto(ctx context.Context, ds *env.Dataset, prog *dbimport.ProgressView, stderr io.Writer) (*dbimport.Imported, error) {
 	if f.isMySQL() {
 		return importMySQL(ctx, f, ds, prog)
 	}
-	conn, err := connectPostgres(ctx, f.dsn, f.connectTimeout, prog.stderr)
+	conn, err := connectPostgres(ctx, f.dsn, f.connectTimeout, stderr)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	return dbimport.Import(ctx, dbimport.Config{
 		Dataset: ds, SQLite: sqlite.New(sqlite.Config{}), Conn: conn, URL: f.dsn, Role: f.role,
-		GoldTimeout: f.goldTimeout, MaxAnswerRows: f.maxAnswerRows, Progress: prog.update, Suites: f.suites(ds),
+		GoldTimeout: f.goldTimeout, MaxAnswerRows: f.maxAnswerRows, Progress: prog.Update, Suites: f.suites(ds),
 	})
 }
 
@@ -152,7 +152,9 @@ func connectPostgres(ctx context.Context, dsn string, timeout time.Duration, std
 	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > timeout {
 		cfg.ConnectTimeout = timeout
 	}
-	conn, err := connectCreating(ctx, cfg, stderr)
+	conn, err := dbimport.ConnectCreating(ctx, cfg, func() {
+		fmt.Fprintf(stderr, "import: created database %s on %s:%d (it did not exist)\n", cfg.Database, cfg.Host, cfg.Port)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("import: connect to PostgreSQL at %s:%d: %w", cfg.Host, cfg.Port, err)
 	}

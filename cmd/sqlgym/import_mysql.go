@@ -13,7 +13,7 @@ import (
 
 // importMySQL imports ds into the MySQL or MariaDB server f.dsn names,
 // once the server answers as f.dsn's user within --connect-timeout.
-func importMySQL(ctx context.Context, f *importFlags, ds *env.Dataset, prog *importProgress) (*dbimport.Imported, error) {
+func importMySQL(ctx context.Context, f *importFlags, ds *env.Dataset, prog *dbimport.ProgressView) (*dbimport.Imported, error) {
 	if _, err := mysql.ParseURL(f.dsn); err != nil {
 		return nil, usageError{fmt.Sprintf("import: --engine: %v", err)}
 	}
@@ -22,7 +22,7 @@ func importMySQL(ctx context.Context, f *importFlags, ds *env.Dataset, prog *imp
 	}
 	return dbimport.ImportMySQL(ctx, dbimport.MySQLConfig{
 		Dataset: ds, SQLite: sqlite.New(sqlite.Config{}), URL: f.dsn, Account: f.role,
-		GoldTimeout: f.goldTimeout, MaxAnswerRows: f.maxAnswerRows, Progress: prog.update, Suites: f.suites(ds),
+		GoldTimeout: f.goldTimeout, MaxAnswerRows: f.maxAnswerRows, Progress: prog.Update, Suites: f.suites(ds),
 	})
 }
 

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/reward/judge"
@@ -76,7 +75,7 @@ func (j *judgeFlags) suites(ctx context.Context, dataDir string, dss []*env.Data
 	if err != nil {
 		return nil, "", fmt.Errorf("test suites: %w", err)
 	}
-	said, covered, missing := suitesFound(store.Status())
+	said, covered, missing := testsuite.Describe(store.Status())
 	switch {
 	case missing != "" && j.mode == judgeSuite:
 		return nil, "", usageError{fmt.Sprintf("--judge suite: %s in %s: %s", missing, root, buildHint(datasetArgs, j.dir, dataDir))}
@@ -84,28 +83,6 @@ func (j *judgeFlags) suites(ctx context.Context, dataDir string, dss []*env.Data
 		return nil, "on each task's database alone: " + said + " (" + buildHint(datasetArgs, j.dir, dataDir) + ")", nil
 	}
 	return store, "on test suites: " + said, nil
-}
-
-// suitesFound says what the store holds of each dataset, how many tasks
-// it covers, and which datasets lack a current suite for some database.
-func suitesFound(sts []testsuite.Status) (said string, covered int, missing string) {
-	var parts, lacking []string
-	for _, st := range sts {
-		dbs := len(st.Current) + len(st.Stale) + len(st.Missing)
-		part := fmt.Sprintf("%s %d of %d databases, %d of %d tasks", st.Dataset, len(st.Current), dbs, st.Covered, st.Tasks)
-		if len(st.Stale) > 0 {
-			part += fmt.Sprintf(", %d stale (%s: %s)", len(st.Stale), st.Stale[0].DBID, st.Stale[0].Why)
-		}
-		parts = append(parts, part)
-		covered += st.Covered
-		if len(st.Current) < dbs {
-			lacking = append(lacking, st.Dataset)
-		}
-	}
-	if len(lacking) > 0 {
-		missing = "no current test suite for every database of " + strings.Join(lacking, ", ")
-	}
-	return strings.Join(parts, "; "), covered, missing
 }
 
 // buildHint is the command that builds the suites of the --dataset

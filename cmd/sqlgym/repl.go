@@ -12,6 +12,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/episodes/transport"
 	"github.com/sqlgym/sqlgym/internal/app/repl"
+	"github.com/sqlgym/sqlgym/internal/app/repl/local"
 )
 
 // replFlags are the flags of sqlgym repl.
@@ -57,7 +58,7 @@ func replMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer log.Sync()
 	return withLocalServer(ctx, &f, log, func(url, token string, st *serveStack) error {
 		cfg.URL, cfg.Token = url, token
-		cfg.Local = &replLocal{st: st}
+		cfg.Local = &local.Local{Datasets: st.Datasets, Catalog: st.Catalog, Runner: st.Runner, Judge: st.Judge}
 		return repl.Run(ctx, cfg)
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 
@@ -15,9 +14,6 @@ import (
 	"github.com/sqlgym/sqlgym/internal/app/rollout/report"
 	"github.com/sqlgym/sqlgym/reward/judge"
 )
-
-// ReportFile is the machine-readable report in a rollout's --out folder.
-const reportFile = "report.json"
 
 // reportFlags are the flags of sqlgym report.
 type reportFlags struct {
@@ -149,9 +145,9 @@ func writeReports(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter, o 
 			fmt.Fprintln(stdout)
 		}
 		if by != "" {
-			fmt.Fprintf(stdout, "%s = %s\n", by, orUntagged(k))
+			fmt.Fprintf(stdout, "%s = %s\n", by, report.Label(k))
 		}
-		if err := writeOneReport(builders[k].Report(), out, reportName(by, k), stdout); err != nil {
+		if err := writeOneReport(builders[k].Report(), out, report.FileName(by, k), stdout); err != nil {
 			return err
 		}
 	}
@@ -172,25 +168,6 @@ func writeOneReport(rep *report.Report, out, name string, stdout io.Writer) erro
 		defer fmt.Fprintf(stdout, "\nreport: %s\n", path)
 	}
 	return rep.WriteText(stdout)
-}
-
-// reportName is the file of a report: report.json, or with --by,
-// report-VALUE.json with the value path-escaped, so that distinct values
-// (a/b, c/b, the empty value of the episodes without the tag) never
-// share a file and none leaves the folder.
-func reportName(by, value string) string {
-	if by == "" {
-		return reportFile
-	}
-	return "report-" + url.PathEscape(value) + ".json"
-}
-
-// orUntagged names the group of the episodes without the --by tag.
-func orUntagged(v string) string {
-	if v == "" {
-		return "(untagged)"
-	}
-	return v
 }
 
 // report writes the run's report: every episode of the run, old and new.

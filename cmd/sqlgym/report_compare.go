@@ -53,7 +53,7 @@ func writeComparison(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter,
 		return fmt.Errorf("--compare: runs %q and %q share no task with a counted episode", runs[0], runs[1])
 	}
 	if out != "" {
-		path := filepath.Join(out, reportFile)
+		path := filepath.Join(out, report.File)
 		err := writeFile(path, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")

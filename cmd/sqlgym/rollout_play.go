@@ -35,16 +35,16 @@ func (rs *rolloutSetup) play(ctx context.Context, f *rolloutFlags, stderr io.Wri
 	}
 	defer ulog.Close()
 	kinds, _ := rollout.ParseHintKinds(f.teacher) // checked with the flags
-	prog := newRolloutProgress(stderr, len(samples))
+	prog := rollout.NewProgress(stderr, isTerminal(stderr), len(samples), nil)
 	var usageErr error
 	sum := rollout.Run(ctx, rollout.Config{Env: rs.env, Chat: chat, ToolCalling: f.toolCalling,
 		ActionFormat: f.actionFormat, MaxTurns: f.stack.maxTurns, Run: f.run, Model: f.chat.Model,
 		Concurrency: f.concurrency, Hints: rs.hints(kinds), MaxReplyCalls: f.replyCalls, MaxConversationBytes: f.convBytes,
 		OnResult: func(res rollout.Result) {
 			usageErr = errors.Join(usageErr, ulog.Add(res))
-			prog.add(res)
+			prog.Add(res)
 		}}, samples)
-	prog.finish()
+	prog.Finish()
 	if usageErr != nil {
 		return 0, usageErr
 	}

@@ -7,12 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/creack/pty"
-
-	"github.com/sqlgym/sqlgym/internal/app/rollout"
-	"github.com/sqlgym/sqlgym/schemas"
 )
 
 // terminal is a pseudo-terminal: what is written to TTY is read back as
@@ -51,32 +47,6 @@ func (term *terminal) Output() string {
 	term.TTY.Close()
 	<-term.done
 	return term.out.String()
-}
-
-// TestRolloutProgressBar draws the bar on a terminal with a clock the
-// test moves: each redraw shows the episodes done, the accuracy so far
-// and the completion tokens per second, a redraw sooner than redrawEvery
-// after the last is skipped unless it is the last episode's, and the bar
-// ends its line.
-func TestRolloutProgressBar(t *testing.T) {
-	term := newTerminal(t)
-	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	now := start
-	p := newRolloutProgressAt(term.TTY, 3, func() time.Time { return now })
-	ended := func(after time.Duration, outcome string, tokens int) {
-		now = start.Add(after)
-		p.add(rollout.Result{Sample: rollout.Sample{TaskID: "demo/x"}, Outcome: outcome,
-			Usage: rollout.Usage{CompletionTokens: tokens}})
-	}
-	ended(2*time.Second, schemas.OutcomeCorrect, 100)
-	ended(2*time.Second+redrawEvery/2, schemas.OutcomeMismatch, 100) // too soon: not drawn
-	ended(4*time.Second, schemas.OutcomeCorrect, 200)
-	p.finish()
-	want := "\r[==========                    ] 1/3 episodes, accuracy 100.0%, 50 tokens/s " +
-		"\r[==============================] 3/3 episodes, accuracy 66.7%, 100 tokens/s \r\n"
-	if got := term.Output(); got != want {
-		t.Errorf("the terminal shows\n%q\nwant\n%q", got, want)
-	}
 }
 
 // TestRolloutOnATerminal runs sqlgym rollout with its standard error on

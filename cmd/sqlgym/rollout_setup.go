@@ -67,7 +67,7 @@ func (rs *rolloutSetup) inProcess(ctx context.Context, s *stackFlags, log *zap.L
 	}
 	rs.reader = rd
 	if l, ok := rd.(*filelog.Log); ok {
-		rs.reader = &scannedLog{Log: l} // keeps the damage its reads find
+		rs.reader = &filelog.DamageKeeper{Log: l} // keeps the damage its reads find
 	}
 	cfg := st.Config()
 	cfg.Logger, cfg.Version, cfg.TrajectoryStore = log, version, s.storeDescription()

@@ -202,7 +202,7 @@ func runServer(ctx context.Context, s *stackFlags, o serverOpts, log *zap.Logger
 		ReplyDelay: replyDelay(o.replyDelay),
 	}
 	o.conns.apply(&cfg)
-	cfg.Ready = readyChecks(st, &s.engine, o.ready)
+	cfg.Ready = readyChecks(st, o.ready)
 	dr := newDrainer(ctx)
 	defer dr.stop()
 	serving := dr.serving // the surfaces serve on through the drain (shutdown.go)
@@ -261,7 +261,7 @@ func newManager(st *serveStack, s *stackFlags, o serverOpts, log *zap.Logger, ta
 	if err != nil {
 		return nil, err
 	}
-	registerSearchMetrics(mgr.Metrics().Registry, st.values)
+	st.RegisterSearchMetrics(mgr.Metrics().Registry)
 	return mgr, nil
 }
 

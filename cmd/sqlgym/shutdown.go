@@ -71,17 +71,9 @@ func (d *drainer) rest() time.Duration {
 
 // waitLive returns once no episode is live, or at end.
 func waitLive(mgr *episodes.Manager, end time.Time) {
-	tick := time.NewTicker(drainPoll)
-	defer tick.Stop()
-	timer := time.NewTimer(time.Until(end))
-	defer timer.Stop()
-	for mgr.LiveEpisodes() > 0 {
-		select {
-		case <-timer.C:
-			return
-		case <-tick.C:
-		}
-	}
+	ctx, cancel := context.WithDeadline(context.Background(), end)
+	defer cancel()
+	mgr.WaitNoneLive(ctx, drainPoll)
 }
 
 // handBack gives a draining replica's live episodes back to the store

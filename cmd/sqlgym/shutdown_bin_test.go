@@ -64,14 +64,14 @@ func hasCheck(checks []transport.CheckResult, name string) bool {
 	return false
 }
 
-// TestSIGTERMDrains: a real server told to stop answers /readyz 503 at
-// once while /livez and /healthz stay 200, refuses a new episode with
-// -32006 (and OpenEnv's reset with 503), keeps stepping the episode a
-// client has live, and stops once that episode has ended.
-func TestSIGTERMDrains(t *testing.T) {
-	p := binserver.Start(t, binserver.Build(t), "--data-dir", t.TempDir(), "--shutdown-grace", "10m")
-	base := p.HTTP()
-	if code, r := readiness(t, base); code != http.StatusOK || !r.Ready {
+// terminatedWithLiveEpisode starts the real server on dataDir with the
+// given --shutdown-grace, checks that it is ready, starts an episode over
+// a client (closed with the test) and sends the server SIGTERM while that
+// episode is live.
+func terminatedWithLiveEpisode(t *testing.T, dataDir, grace string) (*binserver.Process, *client.Client, *schemas.ResetResult) {
+	t.Helper()
+	p := binserver.Start(t, binserver.Build(t), "--data-dir", dataDir, "--shutdown-grace", grace)
+	if code, r := readiness(t, p.HTTP()); code != http.StatusOK || !r.Ready {
 		t.Fatalf("/readyz before SIGTERM: %d %+v", code, r)
 	}
 	ctx := context.Background()
@@ -79,7 +79,7 @@ func TestSIGTERMDrains(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
 	ep, err := c.Reset(ctx, schemas.ResetParams{})
 	if err != nil {
 		t.Fatal(err)
@@ -87,6 +87,17 @@ func TestSIGTERMDrains(t *testing.T) {
 	if err := p.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	return p, c, ep
+}
+
+// TestSIGTERMDrains: a real server told to stop answers /readyz 503 at
+// once while /livez and /healthz stay 200, refuses a new episode with
+// -32006 (and OpenEnv's reset with 503), keeps stepping the episode a
+// client has live, and stops once that episode has ended.
+func TestSIGTERMDrains(t *testing.T) {
+	p, c, ep := terminatedWithLiveEpisode(t, t.TempDir(), "10m")
+	base := p.HTTP()
+	ctx := context.Background()
 	waitfor.Until(t, "/readyz answers 503", func() bool { code, _ := probe(t, base+"/readyz"); return code == http.StatusServiceUnavailable })
 	code, r := readiness(t, base)
 	if why, bad := failing(r, "draining"); code != http.StatusServiceUnavailable || r.Ready || !bad || !strings.Contains(why, "shutting down") {
@@ -159,20 +170,8 @@ func TestReadyzNamesAGoneDatabase(t *testing.T) {
 // trajectory log, and the server stops.
 func TestGraceEndsLiveEpisodesAbandoned(t *testing.T) {
 	dir := t.TempDir()
-	p := binserver.Start(t, binserver.Build(t), "--data-dir", dir, "--shutdown-grace", "1s")
+	p, _, ep := terminatedWithLiveEpisode(t, dir, "1s")
 	ctx := context.Background()
-	c, err := client.Dial(ctx, p.URL, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ep, err := c.Reset(ctx, schemas.ResetParams{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
 	if !p.WaitLog("INFO\tstopped") {
 		t.Fatalf("the server did not stop after its grace\n%s", p.Stderr)
 	}

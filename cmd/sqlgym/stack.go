@@ -125,8 +125,7 @@ func (s *stackFlags) check() error {
 // serveStack is what runs episodes, built from stackFlags.
 type serveStack struct {
 	*stack.Stack
-	values  *valueindex.Store // nil when no dataset offers search_values
-	judging string            // what submissions are judged on, in words
+	judging string // what submissions are judged on, in words
 }
 
 // build checks the flags, loads the datasets and builds the stack through
@@ -171,11 +170,10 @@ func (s *stackFlags) build(ctx context.Context, log *zap.Logger) (*serveStack, e
 	if st.Stack, err = stack.Build(ctx, p); err != nil {
 		return nil, err
 	}
-	st.values = st.Values
 	s.engine.built, s.engine.mysql.built = st.Postgres, st.MySQL
 	s.engine.warnCapacity(ctx, log)
-	if st.values != nil {
-		s.tools.warm(st.values, st.Datasets, st.Catalog)
+	if st.Values != nil {
+		s.tools.warm(st.Values, st.Datasets, st.Catalog)
 	}
 	return st, nil
 }

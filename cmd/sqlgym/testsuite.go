@@ -118,7 +118,7 @@ func runTestsuiteBuild(ctx context.Context, args []string, stdout, stderr io.Wri
 		if err != nil {
 			return err
 		}
-		writeBuildSummary(stdout, rep, f.root())
+		rep.WriteSummary(stdout, f.root())
 		reports = append(reports, rep)
 	}
 	if f.report != "" {
@@ -138,41 +138,13 @@ func (f *suiteFlags) buildOne(ctx context.Context, ds *env.Dataset, stderr io.Wr
 	dbs, done := len(testsuite.Golds(ds)), 0
 	cfg.Progress = func(dataset string, r suitegen.DBReport) {
 		done++
-		how := fmt.Sprintf("%d databases kept of %d generated, %.1fs", r.Files, r.Candidates+r.HeldOut, r.Seconds)
-		if r.Reused {
-			how = fmt.Sprintf("current, kept (%d databases)", r.Files)
-		}
-		fmt.Fprintf(stderr, "testsuite build: %s %d/%d %s: %d golds, %s\n", dataset, done, dbs, r.DBID, r.Golds, how)
+		fmt.Fprintf(stderr, "testsuite build: %s %d/%d %s: %d golds, %s\n", dataset, done, dbs, r.DBID, r.Golds, r.Done())
 	}
 	rep, err := suitegen.Build(ctx, ds, f.root(), cfg)
 	if err != nil {
 		return nil, fmt.Errorf("testsuite build: %w", err)
 	}
 	return rep, nil
-}
-
-// writeBuildSummary prints what a build made.
-func writeBuildSummary(w io.Writer, rep *suitegen.Report, root string) {
-	t := rep.Totals
-	fmt.Fprintf(w, "%s: test suites of %d databases in %s (%d rebuilt, %d current and kept)\n",
-		rep.Dataset, t.Databases, testsuite.Dir(root, rep.Dataset, ""), t.Databases-t.Reused, t.Reused)
-	fmt.Fprintf(w, "  tasks %d, suite databases per task %.2f, files %d, %.1f MB, build time %.1fs\n",
-		t.Tasks, t.MeanSuite(), t.Files, float64(t.Bytes)/1e6, t.Seconds)
-	fmt.Fprintf(w, "  gold neighbours %d: told apart by the original database %d (%.1f%%), by the suites %d (%.1f%%)\n",
-		t.Neighbours, t.ByOriginal, pct(t.ByOriginal, t.Neighbours), t.BySuite, pct(t.BySuite, t.Neighbours))
-	if t.HeldOutApart > 0 {
-		fmt.Fprintf(w, "  of the neighbours held-out databases tell apart (%d): the suites %.2f%%, the original database %.2f%%\n",
-			t.HeldOutApart, 100*t.SuiteShare(), 100*t.OriginalShare())
-	}
-	fmt.Fprintf(w, "  golds that depend on tie order on the original database %d, failing golds %d, query timeouts %d\n",
-		t.Nondeterministic, t.GoldFailed, t.Timeouts)
-}
-
-func pct(n, of int) float64 {
-	if of == 0 {
-		return 0
-	}
-	return 100 * float64(n) / float64(of)
 }
 
 func runTestsuiteStatus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -194,15 +166,6 @@ func runTestsuiteStatus(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return fmt.Errorf("testsuite status: %w", err)
 	}
-	for _, st := range store.Status() {
-		fmt.Fprintf(stdout, "%s: %d of %d tasks have a test suite; databases: %d current, %d stale, %d missing\n",
-			st.Dataset, st.Covered, st.Tasks, len(st.Current), len(st.Stale), len(st.Missing))
-		for _, s := range st.Stale {
-			fmt.Fprintf(stdout, "  stale %s: %s\n", s.DBID, s.Why)
-		}
-		for _, m := range st.Missing {
-			fmt.Fprintf(stdout, "  missing %s\n", m)
-		}
-	}
+	testsuite.WriteStatus(stdout, store.Status())
 	return nil
 }

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -15,6 +12,7 @@ import (
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/env/valueindex"
+	"github.com/sqlgym/sqlgym/internal/app/stack"
 	"github.com/sqlgym/sqlgym/schemas"
 	"github.com/sqlgym/sqlgym/tools"
 )
@@ -124,88 +122,35 @@ func loaded(dss []*env.Dataset, name string) bool {
 
 // searches reports whether any dataset offers search_values.
 func (t *toolFlags) searches() bool {
-	if t.set.Has(schemas.ToolSearchValues) {
-		return true
-	}
-	for _, s := range t.datasets {
-		if s.Has(schemas.ToolSearchValues) {
-			return true
-		}
-	}
-	return false
+	return t.offering().Offers(schemas.ToolSearchValues)
 }
 
-// open returns the value index store under dataDir, logging each
-// database's index as it is ready. A directory inside one of
-// datasetDirs, or one that cannot be made or written, is a usage error:
-// the first would write into a dataset, the second fail every index.
+// open returns the value index store under dataDir
+// (stack.OpenValueIndex), logging each database's index as it is ready.
+// A directory inside one of datasetDirs, or one that cannot be made or
+// written, is a usage error.
 func (x *indexFlags) open(dataDir string, datasetDirs []string, log *zap.Logger) (*valueindex.Store, error) {
-	dir := x.dir
-	if dir == "" {
-		dir = filepath.Join(dataDir, "value-index")
+	store, err := stack.OpenValueIndex(valueindex.Config{
+		Dir: x.dir, MaxValueChars: x.maxChars, MaxBytes: x.maxBytes, MaxDistinct: x.maxDistinct, MaxValues: x.maxValues,
+		BuildTimeout: x.buildTimeout, MaxSearches: x.searches, CloseTimeout: x.closeTimeout,
+	}, dataDir, datasetDirs, log)
+	var pe *stack.PlacementError
+	if errors.As(err, &pe) {
+		return nil, usageError{fmt.Sprintf("--value-index-dir %s: %v", pe.Dir, pe.Err)}
 	}
-	if err := valueindex.CheckOutside(dir, datasetDirs); err != nil {
-		return nil, usageError{fmt.Sprintf("--value-index-dir %s: %v", dir, err)}
-	}
-	if err := writableDir(dir); err != nil {
-		return nil, usageError{fmt.Sprintf("--value-index-dir %s: %v", dir, err)}
-	}
-	return valueindex.New(valueindex.Config{
-		Dir: dir, MaxValueChars: x.maxChars, MaxBytes: x.maxBytes, MaxDistinct: x.maxDistinct, MaxValues: x.maxValues,
-		BuildTimeout: x.buildTimeout, MaxSearches: x.searches, CloseTimeout: x.closeTimeout, Progress: logProgress(log),
-	})
+	return store, err
 }
 
-// writableDir makes dir if it is missing and checks that a file can be
-// made in it.
-func writableDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cannot be made: %w", err)
-	}
-	f, err := os.CreateTemp(dir, ".write-check-*")
-	if err != nil {
-		return fmt.Errorf("cannot be written: %w", err)
-	}
-	f.Close()
-	return os.Remove(f.Name())
-}
-
-// logProgress is the log line of each database's value index.
-func logProgress(log *zap.Logger) func(valueindex.Progress) {
-	return func(p valueindex.Progress) {
-		fields := []zap.Field{zap.String("dataset", p.Dataset), zap.String("db_id", p.DBID),
-			zap.Int64("values", p.Values), zap.Int("partial_columns", p.Partial), zap.Bool("reused", p.Reused), zap.Duration("elapsed", p.Elapsed), zap.String("file", p.Path)}
-		switch {
-		case errors.Is(p.Err, context.Canceled):
-			// The store closed under a build (the command is ending): it
-			// resumes on the next start, nothing failed.
-			log.Info("value index build stopped", append(fields, zap.Error(p.Err))...)
-			return
-		case p.Err != nil:
-			log.Error("value index failed", append(fields, zap.Error(p.Err))...)
-			return
-		}
-		log.Info("value index ready", fields...)
-	}
+// offering is the tools each dataset offers, from --tools and
+// --dataset-tools.
+func (t *toolFlags) offering() tools.Offering {
+	return tools.Offering{Default: t.set, ByDataset: t.datasets}
 }
 
 // warm starts building the value index of every database that offers
 // search_values, when --value-index-build is startup.
 func (t *toolFlags) warm(store *valueindex.Store, datasets []*env.Dataset, catalog *env.Catalog) {
-	if t.index.build != "startup" {
-		return
+	if t.index.build == "startup" {
+		stack.WarmValueIndex(store, t.offering().Datasets(datasets, schemas.ToolSearchValues), catalog)
 	}
-	var searched []*env.Dataset
-	for _, ds := range datasets {
-		set, ok := t.datasets[ds.Name]
-		if !ok {
-			set = t.set
-		}
-		if set.Has(schemas.ToolSearchValues) {
-			searched = append(searched, ds)
-		}
-	}
-	store.Warm(searched, func(ctx context.Context, ds *env.Dataset, dbID string) (env.DB, error) {
-		return catalog.DB(ctx, ds, dbID)
-	})
 }

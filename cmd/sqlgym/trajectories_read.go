@@ -57,7 +57,7 @@ func openTrajectoryReader(ctx context.Context, trajectories, dataDir string) (tr
 	if err != nil {
 		return nil, nil, fmt.Errorf("--data-dir: %w", err)
 	}
-	return &scannedLog{Log: l}, l, nil
+	return &filelog.DamageKeeper{Log: l}, l, nil
 }
 
 // nopCloser closes nothing: a file reader opens its file per read.
@@ -146,39 +146,7 @@ func (f *filterFlags) reader(rd trajlog.Reader) trajlog.Reader {
 	if len(ids) < 2 {
 		return rd
 	}
-	return &taskReader{Reader: rd, ids: setOf(ids)}
-}
-
-// taskReader reads the episodes of some tasks only.
-type taskReader struct {
-	trajlog.Reader
-	ids map[string]bool
-}
-
-// Episodes calls fn with the episodes of the reader's tasks that pass flt.
-func (t *taskReader) Episodes(ctx context.Context, flt trajlog.Filter, fn func(*trajlog.Record) error) error {
-	return t.Reader.Episodes(ctx, flt, func(r *trajlog.Record) error {
-		if !t.ids[r.Task.TaskID] {
-			return nil
-		}
-		return fn(r)
-	})
-}
-
-// found is the damage the last read of the log found, if it is the log.
-func (t *taskReader) found() []filelog.SegmentDamage {
-	if d, ok := t.Reader.(damageFinder); ok {
-		return d.found()
-	}
-	return nil
-}
-
-func setOf(ids []string) map[string]bool {
-	m := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		m[id] = true
-	}
-	return m
+	return trajlog.OnlyTasks(rd, ids)
 }
 
 // parseTag splits a KEY=VALUE flag value.

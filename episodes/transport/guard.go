@@ -88,6 +88,20 @@ func hostName(host string) string {
 	return strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
 }
 
+// LoopbackAddr reports whether a listen address (host:port) listens on
+// the loopback interface only: 127.0.0.0/8, ::1 or "localhost", in any
+// case, an IPv6 zone aside. An empty host (":8765") listens on every
+// interface; any other name is taken as reachable from outside, as is an
+// address that does not parse.
+func LoopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	host, _, _ = strings.Cut(host, "%") // an IPv6 zone
+	return loopbackName(strings.ToLower(host))
+}
+
 // loopbackName reports whether host names the loopback interface:
 // localhost, 127.0.0.0/8 or ::1.
 func loopbackName(host string) bool {

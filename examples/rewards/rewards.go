@@ -5,7 +5,9 @@ package rewards
 
 import (
 	"embed"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -66,6 +68,28 @@ func Load(value string) (schemas.RewardSpec, error) {
 		return spec, fmt.Errorf("%w (nor is it a reward preset: %s)", err, strings.Join(Names(), ", "))
 	}
 	return spec, err
+}
+
+// NamesMatch reports whether a --reward value is a spec file that names
+// its own match mode (a "match" key); a preset's match is the generic
+// default, and "" names none.
+func NamesMatch(value string) (bool, error) {
+	if value == "" {
+		return false, nil
+	}
+	if _, preset := JSON(value); preset {
+		return false, nil
+	}
+	raw, err := os.ReadFile(value)
+	if err != nil {
+		return false, err
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		return false, fmt.Errorf("%s: %w", value, err)
+	}
+	_, ok := keys["match"]
+	return ok, nil
 }
 
 func isName(value string) bool {

@@ -2,6 +2,7 @@ package rewards
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -112,5 +113,39 @@ func TestLoad(t *testing.T) {
 	}
 	if spec, err := Preset("binary"); err != nil || reward.Hash(spec) == reward.Hash(schemas.DefaultRewardSpec()) {
 		t.Errorf("binary hashes as the default: %v", err)
+	}
+}
+
+// TestNamesMatch: a spec file with a "match" key names its match; one
+// without it, a preset and no value do not; a file that is not a JSON
+// object is an error naming it.
+func TestNamesMatch(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tt := range []struct {
+		value string
+		want  bool
+	}{
+		{write("match.json", `{"match": "tolerant"}`), true},
+		{write("final.json", `{"final": {"correct": 2}}`), false},
+		{"retoolsql", false},
+		{"", false},
+	} {
+		if got, err := NamesMatch(tt.value); err != nil || got != tt.want {
+			t.Errorf("NamesMatch(%q) = %v, %v; want %v", tt.value, got, err, tt.want)
+		}
+	}
+	bad := write("bad.json", `[1]`)
+	if _, err := NamesMatch(bad); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("NamesMatch of a JSON array: %v, want an error naming %s", err, bad)
+	}
+	if _, err := NamesMatch(filepath.Join(dir, "gone.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("NamesMatch of a missing file: %v, want not exist", err)
 	}
 }

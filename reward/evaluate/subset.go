@@ -101,3 +101,33 @@ func BenchmarkMatch(format string) string {
 	}
 	return ""
 }
+
+// MatchFrom says where an evaluation's match mode came from.
+type MatchFrom int
+
+// Where a match mode comes from, in the order SettleMatch looks.
+const (
+	MatchGiven     MatchFrom = iota // asked for by name (sqlgym eval --match)
+	MatchSpecFile                   // named by the reward spec file
+	MatchBenchmark                  // the dataset layout's own benchmark (BenchmarkMatch)
+	MatchSpec                       // the reward spec's: the layout names no benchmark
+)
+
+// SettleMatch settles spec.Match for an evaluation of a dataset of the
+// given format: a mode given by name (given), or named by the reward
+// spec file (specNames), stays; else the layout's own benchmark's
+// replaces it (Spider's rule on a spider dataset, BIRD's on a bird one);
+// else, for jsonl, the spec's stays. It returns where the mode came from.
+func SettleMatch(spec *schemas.RewardSpec, format string, given, specNames bool) MatchFrom {
+	switch {
+	case given:
+		return MatchGiven
+	case specNames:
+		return MatchSpecFile
+	}
+	if mode := BenchmarkMatch(format); mode != "" {
+		spec.Match = mode
+		return MatchBenchmark
+	}
+	return MatchSpec
+}

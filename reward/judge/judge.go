@@ -288,6 +288,12 @@ func (j *Judge) predFailed(ctx context.Context, v Verdict, err error) (Verdict, 
 	return v, nil
 }
 
+// SubmitLimits are the limits the judge runs a submission under: its
+// PredTimeout, its bounds on rows and bytes, the tables and columns read
+// noted. A caller that runs statements as the judge runs a submission
+// (bench's baseline) takes them from here.
+func (j *Judge) SubmitLimits() env.Limits { return j.limits(j.cfg.PredTimeout) }
+
 // limits are the scoring limits: no cell is cut, rows and bytes are
 // bounded so that a cut result shows as Truncated.
 func (j *Judge) limits(timeout time.Duration) env.Limits {

@@ -168,7 +168,7 @@ func TestRunCancel(t *testing.T) {
 	if rep.Started != rep.Ended+rep.Failed || rep.Started == 0 {
 		t.Errorf("started %d, ended %d, failed %d; want some, all accounted for", rep.Started, rep.Ended, rep.Failed)
 	}
-	if n := rep.ErrorCount() - rep.Errors["canceled"]; n != 0 {
+	if rep.UncanceledErrors() != 0 {
 		t.Errorf("errors %v, want only canceled calls", rep.Errors)
 	}
 }

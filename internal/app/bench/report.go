@@ -1,9 +1,11 @@
 package bench
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -109,6 +111,21 @@ func (r *Report) ErrorCount() int64 {
 		n += v
 	}
 	return n
+}
+
+// UncanceledErrors is the number of failed calls other than those an
+// interrupt cut short (canceled): the calls that make a run fail.
+func (r *Report) UncanceledErrors() int64 {
+	return r.ErrorCount() - r.Errors["canceled"]
+}
+
+// WriteJSONFile writes the report as indented JSON to path.
+func (r *Report) WriteJSONFile(path string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
 // report snapshots the run once its workers have stopped.

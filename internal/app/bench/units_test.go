@@ -1,6 +1,9 @@
 package bench
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -124,6 +127,41 @@ func TestWriteText(t *testing.T) {
 	}
 	if rep.ErrorCount() != 3 {
 		t.Errorf("ErrorCount = %d, want 3", rep.ErrorCount())
+	}
+}
+
+// TestUncanceledErrors: calls an interrupt canceled do not count.
+func TestUncanceledErrors(t *testing.T) {
+	rep := &Report{Errors: map[string]int64{"canceled": 5, "closed": 1, "-32003": 2}}
+	if n := rep.UncanceledErrors(); n != 3 {
+		t.Errorf("UncanceledErrors = %d, want 3", n)
+	}
+	if n := (&Report{Errors: map[string]int64{"canceled": 5}}).UncanceledErrors(); n != 0 {
+		t.Errorf("UncanceledErrors of canceled calls only = %d, want 0", n)
+	}
+}
+
+// TestWriteJSONFile: the file holds the report as JSON, read back whole,
+// one newline at its end.
+func TestWriteJSONFile(t *testing.T) {
+	rep := &Report{Script: ScriptGold, Started: 7, Steps: 21, Errors: map[string]int64{"closed": 1}}
+	path := filepath.Join(t.TempDir(), "bench.json")
+	if err := rep.WriteJSONFile(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(b, &back); err != nil || !strings.HasSuffix(string(b), "}\n") {
+		t.Fatalf("%s: %v", b, err)
+	}
+	if back.Script != ScriptGold || back.Started != 7 || back.Steps != 21 || back.Errors["closed"] != 1 {
+		t.Errorf("read back %+v, want the report written", back)
+	}
+	if err := rep.WriteJSONFile(filepath.Join(path, "below-a-file.json")); err == nil {
+		t.Error("writing below a file succeeded")
 	}
 }
 

@@ -19,12 +19,11 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// TestStackServesTheDemo builds the stack over the embedded demo, serves
-// its Manager and submits a task's gold: the episode is paid as correct
-// and recorded, and Close closes the recorder.
-func TestStackServesTheDemo(t *testing.T) {
-	ctx := context.Background()
-	ds, err := stack.Demo(ctx, t.TempDir())
+// demoAndLog is the embedded demo and a file log, each in a temporary
+// folder of the test.
+func demoAndLog(t *testing.T) (*env.Dataset, *filelog.Log) {
+	t.Helper()
+	ds, err := stack.Demo(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,6 +31,15 @@ func TestStackServesTheDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ds, log
+}
+
+// TestStackServesTheDemo builds the stack over the embedded demo, serves
+// its Manager and submits a task's gold: the episode is paid as correct
+// and recorded, and Close closes the recorder.
+func TestStackServesTheDemo(t *testing.T) {
+	ctx := context.Background()
+	ds, log := demoAndLog(t)
 	st := stack.New(stack.EngineConfig{}, log, ds)
 	t.Cleanup(func() { // last: the stack closed its recorder
 		if err := log.Begin(ctx, &schemas.Trajectory{EpisodeID: "ep_after"}); !errors.Is(err, filelog.ErrClosed) {

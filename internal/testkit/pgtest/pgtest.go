@@ -100,6 +100,48 @@ func admin(t testing.TB, base, stmt string) {
 	}
 }
 
+// Admin runs statements on the test server's own database as its URL's
+// user, failing the test on the first that fails.
+func Admin(t testing.TB, stmts ...string) {
+	t.Helper()
+	base := ServerURL(t)
+	for _, stmt := range stmts {
+		admin(t, base, stmt)
+	}
+}
+
+// MissingDatabase is the URL of a database the test server does not
+// hold, as user (the URL's own user when empty), and its name; the
+// database is dropped when the test ends, if something made it.
+func MissingDatabase(t testing.TB, user string) (dsn, name string) {
+	t.Helper()
+	u, err := url.Parse(ServerURL(t))
+	if err != nil {
+		t.Fatalf("%s: %v", EnvVar, err)
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	name = "sqlgym_test_new_" + hex.EncodeToString(b[:])
+	u.Path = "/" + name
+	if user != "" {
+		u.User = url.User(user)
+	}
+	t.Cleanup(func() { Admin(t, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)") })
+	return u.String(), name
+}
+
+// NoCreateRole makes a login role that may not create databases, named
+// afresh, and drops it when the test ends.
+func NoCreateRole(t testing.TB) string {
+	t.Helper()
+	var b [4]byte
+	rand.Read(b[:])
+	user := "sqlgym_test_nocreate_" + hex.EncodeToString(b[:])
+	Admin(t, "CREATE ROLE "+user+" LOGIN NOCREATEDB")
+	t.Cleanup(func() { Admin(t, "DROP ROLE IF EXISTS "+user) })
+	return user
+}
+
 // Schema creates a fresh schema on the test server and runs script in it
 // (the schema first on the search path) as the server URL's user. It
 // returns the server's URL and the schema, which is dropped, with

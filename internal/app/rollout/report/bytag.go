@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"maps"
+	"net/url"
 
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 )
@@ -57,4 +58,27 @@ func feed(ctx context.Context, rd trajlog.Reader, flt trajlog.Filter, by string,
 		}
 		return nil
 	})
+}
+
+// File is the name of the machine-readable report in a folder.
+const File = "report.json"
+
+// FileName is the file of ByTag's report of a tag's value: File without
+// a tag (by ""), else report-VALUE.json with the value path-escaped, so
+// that distinct values (a/b, c/b, the empty value of the episodes
+// without the tag) never share a file and none leaves the folder.
+func FileName(by, value string) string {
+	if by == "" {
+		return File
+	}
+	return "report-" + url.PathEscape(value) + ".json"
+}
+
+// Label names a tag's value in the heading of its report: the value, or
+// (untagged) for the episodes without the tag.
+func Label(value string) string {
+	if value == "" {
+		return "(untagged)"
+	}
+	return value
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -57,5 +58,28 @@ func TestByTagGroupsARecordedLog(t *testing.T) {
 	builders, order, err = report.ByTag(ctx, log, trajlog.Filter{}, report.Options{}, "run", func(k string) bool { return k == "a" })
 	if err != nil || !slices.Equal(order, []string{"a"}) || len(builders) != 1 {
 		t.Errorf("keep a: groups %q (%d builders), err %v; want only a", order, len(builders), err)
+	}
+}
+
+// TestFileNameAndLabel: one report is report.json; a tag's values get a
+// file each, escaped so that none shares a file or leaves the folder;
+// the episodes without the tag are (untagged).
+func TestFileNameAndLabel(t *testing.T) {
+	if got := report.FileName("", "anything"); got != report.File {
+		t.Errorf("FileName without a tag = %q, want %q", got, report.File)
+	}
+	seen := map[string]string{}
+	for _, v := range []string{"a/b", "c/b", "", "../up", "a%2Fb"} {
+		name := report.FileName("policy", v)
+		if other, dup := seen[name]; dup {
+			t.Errorf("%q and %q share %s", v, other, name)
+		}
+		seen[name] = v
+		if filepath.Base(name) != name || name == report.File {
+			t.Errorf("FileName(policy, %q) = %q: leaves the folder or is the one report's", v, name)
+		}
+	}
+	if report.Label("") != "(untagged)" || report.Label("v2") != "v2" {
+		t.Errorf("Label: %q, %q", report.Label(""), report.Label("v2"))
 	}
 }

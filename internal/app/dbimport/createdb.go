@@ -1,30 +1,28 @@
-package main
+package dbimport
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // PostgreSQL's SQLSTATEs import reads (a database that does not exist,
-// a privilege the user lacks), the database it creates another from, and
-// the line saying it did.
+// a privilege the user lacks) and the database it creates another from.
 const (
-	pgNoDatabase   = "3D000"
-	pgNoPrivilege  = "42501"
-	maintenanceDB  = "postgres"
-	createDBNotice = "import: created database %s on %s:%d (it did not exist)\n"
+	pgNoDatabase  = "3D000"
+	pgNoPrivilege = "42501"
+	maintenanceDB = "postgres"
 )
 
-// connectCreating connects to the database cfg names, and creates it
+// ConnectCreating connects to the database cfg names, and creates it
 // first where it does not exist, when cfg's user may (CREATE DATABASE,
 // run on the server's maintenance database): a fresh server holds only
-// postgres. A user who may not gets an error saying how to make it.
-func connectCreating(ctx context.Context, cfg *pgx.ConnConfig, stderr io.Writer) (*pgx.Conn, error) {
+// postgres. created, when not nil, is called once it has made the
+// database. A user who may not gets an error saying how to make it.
+func ConnectCreating(ctx context.Context, cfg *pgx.ConnConfig, created func()) (*pgx.Conn, error) {
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	var pgErr *pgconn.PgError
 	if err == nil || !errors.As(err, &pgErr) || pgErr.Code != pgNoDatabase || cfg.Database == maintenanceDB {
@@ -33,7 +31,9 @@ func connectCreating(ctx context.Context, cfg *pgx.ConnConfig, stderr io.Writer)
 	if err := createDatabase(ctx, cfg); err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(stderr, createDBNotice, cfg.Database, cfg.Host, cfg.Port)
+	if created != nil {
+		created()
+	}
 	return pgx.ConnectConfig(ctx, cfg)
 }
 

@@ -1,4 +1,4 @@
-package main
+package stack
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
@@ -26,11 +26,12 @@ var searchMetrics = []struct {
 		func(s valueindex.Stats) float64 { return float64(s.Busy) }},
 }
 
-// registerSearchMetrics exports the search counters of store, read at
-// each scrape, so that an operator sees search_values at its
-// --search-concurrency bound and the calls it refused. Nothing is
-// registered without a store.
-func registerSearchMetrics(reg *prometheus.Registry, store *valueindex.Store) {
+// RegisterSearchMetrics exports the search counters of the stack's
+// value index, read at each scrape, so that an operator sees
+// search_values at its --search-concurrency bound and the calls it
+// refused. Nothing is registered without an index.
+func (st *Stack) RegisterSearchMetrics(reg *prometheus.Registry) {
+	store := st.Values
 	if store == nil {
 		return
 	}

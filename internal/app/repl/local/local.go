@@ -1,4 +1,8 @@
-package main
+// Package local is the REPL's Local over a server run in this process:
+// a task's tables, execute_sql and the judge's comparison read through
+// the same catalog, runner and judge the server's episodes use, so that
+// what .peek shows is what a step or a submission would meet.
+package local
 
 import (
 	"context"
@@ -14,25 +18,30 @@ import (
 	"github.com/sqlgym/sqlgym/tools"
 )
 
-// replLocal is repl.Local on the stack of the REPL's in-process server:
-// its catalog, runner and datasets, read beside the episodes.
-type replLocal struct {
-	st *serveStack
+// Local is repl.Local on the stack of the REPL's in-process server: its
+// datasets, catalog, runner and judge, read beside the episodes.
+type Local struct {
+	Datasets []*env.Dataset
+	Catalog  *env.Catalog
+	Runner   *tools.Runner
+	Judge    *judge.Judge
 }
 
+var _ repl.Local = (*Local)(nil)
+
 // task finds a served task and opens its database.
-func (l *replLocal) task(ctx context.Context, taskID string) (*env.Task, env.DB, error) {
+func (l *Local) task(ctx context.Context, taskID string) (*env.Task, env.DB, error) {
 	name, _, _ := strings.Cut(taskID, "/")
-	ds, t, ok := env.FindTask(l.st.Datasets, name, taskID)
+	ds, t, ok := env.FindTask(l.Datasets, name, taskID)
 	if !ok {
 		return nil, nil, fmt.Errorf("no task %q is served", taskID)
 	}
-	db, err := l.st.Catalog.DB(ctx, ds, t.DBID)
+	db, err := l.Catalog.DB(ctx, ds, t.DBID)
 	return t, db, err
 }
 
 // Tables lists the tables of the task's database.
-func (l *replLocal) Tables(ctx context.Context, taskID string) ([]repl.Table, error) {
+func (l *Local) Tables(ctx context.Context, taskID string) ([]repl.Table, error) {
 	_, db, err := l.task(ctx, taskID)
 	if err != nil {
 		return nil, err
@@ -52,12 +61,12 @@ func (l *replLocal) Tables(ctx context.Context, taskID string) ([]repl.Table, er
 }
 
 // Query runs sql as execute_sql does, through the server's runner.
-func (l *replLocal) Query(ctx context.Context, taskID, sql string) (*schemas.ResultInfo, *schemas.ToolError, error) {
+func (l *Local) Query(ctx context.Context, taskID, sql string) (*schemas.ResultInfo, *schemas.ToolError, error) {
 	_, db, err := l.task(ctx, taskID)
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := l.st.Runner.Execute(ctx, db, &tools.ExecuteSQLArgs{SQL: sql})
+	res, err := l.Runner.Execute(ctx, db, &tools.ExecuteSQLArgs{SQL: sql})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -66,12 +75,12 @@ func (l *replLocal) Query(ctx context.Context, taskID, sql string) (*schemas.Res
 
 // Compare runs the submission and the gold as the judge does
 // (judge.Sides).
-func (l *replLocal) Compare(ctx context.Context, taskID, predSQL string, spec schemas.RewardSpec) (*repl.Comparison, error) {
+func (l *Local) Compare(ctx context.Context, taskID, predSQL string, spec schemas.RewardSpec) (*repl.Comparison, error) {
 	task, db, err := l.task(ctx, taskID)
 	if err != nil {
 		return nil, err
 	}
-	s, err := l.st.Judge.Sides(ctx, db, task, predSQL, spec)
+	s, err := l.Judge.Sides(ctx, db, task, predSQL, spec)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package main
+package rollout
 
 import (
 	"fmt"
@@ -6,14 +6,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sqlgym/sqlgym/internal/app/rollout"
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
-// rolloutProgress shows a rollout's progress: a bar (episodes done,
-// accuracy so far, tokens/s) redrawn on a terminal, one plain line per
-// episode in a pipe or a log.
-type rolloutProgress struct {
+// Progress shows a rollout's progress: a bar (episodes done, accuracy
+// so far, tokens/s) redrawn on a terminal, one plain line per episode in
+// a pipe or a log.
+type Progress struct {
 	w              io.Writer
 	term           bool
 	total, done    int
@@ -23,22 +22,23 @@ type rolloutProgress struct {
 	now            func() time.Time // the clock: time.Now but in tests
 }
 
-func newRolloutProgress(w io.Writer, total int) *rolloutProgress {
-	return newRolloutProgressAt(w, total, time.Now)
+// NewProgress shows the progress of total episodes on w: as a bar when w
+// is a terminal (term), else in plain lines; now is the clock (nil:
+// time.Now).
+func NewProgress(w io.Writer, term bool, total int, now func() time.Time) *Progress {
+	if now == nil {
+		now = time.Now
+	}
+	return &Progress{w: w, term: term, total: total, start: now(), now: now}
 }
 
-// newRolloutProgressAt is newRolloutProgress on a given clock.
-func newRolloutProgressAt(w io.Writer, total int, now func() time.Time) *rolloutProgress {
-	return &rolloutProgress{w: w, term: isTerminal(w), total: total, start: now(), now: now}
-}
-
-// redrawEvery is how often the bar is redrawn at most (the last
+// RedrawEvery is how often the bar is redrawn at most (the last
 // episode always redraws it).
-const redrawEvery = 100 * time.Millisecond
+const RedrawEvery = 100 * time.Millisecond
 
-// add counts an ended episode and shows it. Calls are serialized by the
-// caller (rollout.Config.OnResult).
-func (p *rolloutProgress) add(res rollout.Result) {
+// Add counts an ended episode and shows it. Calls are serialized by the
+// caller (Config.OnResult).
+func (p *Progress) Add(res Result) {
 	p.done++
 	p.tokens += res.Usage.CompletionTokens
 	if res.Outcome == schemas.OutcomeCorrect {
@@ -55,7 +55,7 @@ func (p *rolloutProgress) add(res rollout.Result) {
 			res.EpisodeID, what, stats)
 		return
 	}
-	if p.now().Sub(p.redrawn) < redrawEvery && p.done < p.total {
+	if p.now().Sub(p.redrawn) < RedrawEvery && p.done < p.total {
 		return
 	}
 	p.redrawn = p.now()
@@ -65,8 +65,8 @@ func (p *rolloutProgress) add(res rollout.Result) {
 		p.done, p.total, stats)
 }
 
-// finish ends the bar's line.
-func (p *rolloutProgress) finish() {
+// Finish ends the bar's line.
+func (p *Progress) Finish() {
 	if p.term && p.done > 0 {
 		fmt.Fprintln(p.w)
 	}

@@ -1,0 +1,15 @@
+package main
+
+import (
+	"io"
+	"os"
+
+	"golang.org/x/term"
+)
+
+// isTerminal reports whether w is a terminal, where a progress line that
+// rewrites itself reads well.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
