@@ -2,7 +2,6 @@ package pgstore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -75,11 +74,6 @@ func (s *Store) flush(ops []op) {
 		s.settle(g, s.write(g))
 	}
 }
-
-// errFenced is a write of a shared store that no row took: the episode's
-// row names another replica (or the episode has ended), so the rest of
-// the batch commits and the episode fails with trajlog.ErrMoved.
-var errFenced = errors.New("fenced")
 
 // write runs ops in one transaction, sent as one pgx batch. In a shared
 // store a write no row took marks its op (op.fenced) and the others
