@@ -27,7 +27,16 @@ const neverEnds = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM r)
 type hostiles struct {
 	t   *testing.T
 	url string
+	// tagged is closed once the oversized tags had their first reply (or
+	// gave up): the unfinished messages start then, so that their room in
+	// --max-reading-bytes, held until --stall-timeout, cannot keep every
+	// tags frame out for the whole soak.
+	tagged     chan struct{}
+	taggedOnce sync.Once
 }
+
+// tagsDone closes tagged once.
+func (h *hostiles) tagsDone() { h.taggedOnce.Do(func() { close(h.tagged) }) }
 
 // dial opens a raw socket; with small, its receive buffer is small so
 // that not reading fills it soon. Its writes give up when ctx ends.
@@ -90,6 +99,7 @@ func (h *hostiles) batches(ctx context.Context) {
 
 // tags starts episodes with 3.5 MB of tags each.
 func (h *hostiles) tags(ctx context.Context) {
+	defer h.tagsDone()
 	ws := h.dial(ctx, false)
 	if ws == nil {
 		return
@@ -109,6 +119,7 @@ func (h *hostiles) tags(ctx context.Context) {
 		if resp.Error == nil || resp.Error.Code != schemas.CodeInvalidParams {
 			h.t.Errorf("a reset with 3.5 MB of tags: %+v, want -32602", resp.Error)
 		}
+		h.tagsDone()
 	}
 }
 
@@ -129,6 +140,11 @@ func (h *hostiles) neverRead(ctx context.Context) {
 // unfinishedMessages opens n sockets that each send 3.9 MiB of a message
 // they never finish, answering the server's pings meanwhile.
 func (h *hostiles) unfinishedMessages(ctx context.Context, n int) {
+	select {
+	case <-h.tagged:
+	case <-ctx.Done():
+		return
+	}
 	var wg sync.WaitGroup
 	for range n {
 		wg.Go(func() {

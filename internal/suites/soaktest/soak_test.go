@@ -44,7 +44,7 @@ func TestSoakHonestClientsAmongHostileOnes(t *testing.T) {
 	defer cancel()
 	peak := watch(ctx, t, srv)
 	var hostile sync.WaitGroup
-	h := &hostiles{t: t, url: srv.URL}
+	h := &hostiles{t: t, url: srv.URL, tagged: make(chan struct{})}
 	hostile.Go(func() { h.batches(ctx) })
 	hostile.Go(func() { h.tags(ctx) })
 	for range 2 {
