@@ -73,9 +73,9 @@ var infoSchemaAllowed = map[string]bool{
 // and the information_schema tables not in infoSchemaAllowed. A denied
 // name written as a quoted identifier is allowed where own reports it a
 // table or column of the database's ("procedure" as a column). Every
-// refusal is an env.ErrDenied *env.QueryError.
-func checkStatement(stmt string, own func(name string) bool) error {
-	all := lex(stmt)
+// refusal is an env.ErrDenied *env.QueryError. all is the statement's
+// tokens, as lex gives them.
+func checkStatement(all []token, own func(name string) bool) error {
 	for _, t := range all {
 		c := t.text
 		if t.kind == comment && (strings.HasPrefix(c, "/*!") || strings.HasPrefix(c, "/*M!") || strings.HasPrefix(c, "/*+")) {

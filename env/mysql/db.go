@@ -62,15 +62,26 @@ func (d *db) limits(lim env.Limits) limits {
 	return limits{Limits: lim, ceil: sandbox.Ceilings{Rows: d.eng.cfg.MaxResultRows, Bytes: d.eng.cfg.MaxResultBytes}}
 }
 
+// checked is a model's statement that passed the checks.
+type checked struct {
+	text   string // the one statement
+	regexp bool   // it runs a regular expression (usesRegexp)
+}
+
 // check runs the checks of a model's statement and returns the one
-// statement of text.
-func (d *db) check(ctx context.Context, text string) (string, error) {
+// statement of text. It reads the statement's tokens once, before the
+// call's time starts: a long statement's lexing is not the server's time.
+func (d *db) check(ctx context.Context, text string) (checked, error) {
 	rules := sandbox.Rules{Allowed: leadingKeywords, MaxBytes: d.eng.cfg.MaxSQLBytes, Count: countStatements}
 	stmt, err := rules.Statement(text)
 	if err != nil {
-		return "", err
+		return checked{}, err
 	}
-	return stmt, checkStatement(stmt, func(name string) bool { return d.ownName(ctx, name) })
+	all := lex(stmt)
+	if err := checkStatement(all, func(name string) bool { return d.ownName(ctx, name) }); err != nil {
+		return checked{}, err
+	}
+	return checked{text: stmt, regexp: usesRegexp(all)}, nil
 }
 
 // ownName reports whether name (in lower case) is a table or column of
@@ -106,14 +117,14 @@ func (d *db) Query(ctx context.Context, text string, lim env.Limits) (*env.Resul
 		}
 		start := time.Now()
 		var err error
-		if rs, err = c.run(stmt, eff); err != nil {
+		if rs, err = c.run(stmt.text, eff); err != nil {
 			return err
 		}
 		rs.Elapsed = time.Since(start)
 		return c.checkRegexp(stmt)
 	})
 	if err == nil && eff.Reads {
-		rs.ReadTables, rs.ReadColumns = d.reads(ctx, stmt)
+		rs.ReadTables, rs.ReadColumns = d.reads(ctx, stmt.text)
 	}
 	if err != nil {
 		return nil, d.callError(err)

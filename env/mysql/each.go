@@ -25,7 +25,7 @@ func (d *db) QueryEach(ctx context.Context, text string, lim env.Limits, each fu
 		if err := c.clearWarnings(stmt); err != nil {
 			return err
 		}
-		err := c.scan(stmt, nil, func([]string) {}, func(row []any) (bool, error) {
+		err := c.scan(stmt.text, nil, func([]string) {}, func(row []any) (bool, error) {
 			for i, v := range row {
 				if t, ok := v.(string); ok {
 					row[i], _ = sandbox.CutText(t, eff.MaxCellBytes, false)

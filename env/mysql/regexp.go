@@ -16,10 +16,11 @@ const erRegexp = 1139
 var regexpWords = map[string]bool{"regexp": true, "rlike": true, "regexp_like": true,
 	"regexp_instr": true, "regexp_replace": true, "regexp_substr": true}
 
-// usesRegexp reports whether stmt runs a regular expression: only such a
-// statement pays for reading its warnings.
-func usesRegexp(stmt string) bool {
-	for _, t := range lex(stmt) {
+// usesRegexp reports whether the statement of tokens all (as lex gives
+// them) runs a regular expression: only such a statement pays for
+// reading its warnings.
+func usesRegexp(all []token) bool {
+	for _, t := range all {
 		if t.kind == word && regexpWords[strings.ToLower(t.text)] {
 			return true
 		}
@@ -53,8 +54,8 @@ func (c *conn) regexpGaveUp() error {
 
 // checkRegexp is regexpGaveUp for a statement that runs a regular
 // expression and was read to its end.
-func (c *conn) checkRegexp(stmt string) error {
-	if c.stopped || !usesRegexp(stmt) {
+func (c *conn) checkRegexp(stmt checked) error {
+	if c.stopped || !stmt.regexp {
 		return nil
 	}
 	return c.regexpGaveUp()
@@ -68,8 +69,8 @@ const clearingQuery = "SELECT 1 FROM information_schema.character_sets WHERE 0"
 
 // clearWarnings empties the session's warnings before stmt when stmt
 // runs a regular expression.
-func (c *conn) clearWarnings(stmt string) error {
-	if !usesRegexp(stmt) {
+func (c *conn) clearWarnings(stmt checked) error {
+	if !stmt.regexp {
 		return nil
 	}
 	_, err := c.tx.ExecContext(c.ctx, clearingQuery)
