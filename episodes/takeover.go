@@ -1,6 +1,7 @@
 package episodes
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math"
@@ -26,11 +27,9 @@ const takeoverTimeout = 10 * time.Second
 
 // claimFor returns the live episode id, taken over from the shared store
 // when this replica does not hold it. rec is the ended episode's record
-// when the store says it has ended (err of kind Ended).
+// when the store says it has ended (err of kind Ended). Only a Manager
+// with a shared store (Config.Shared) takes over: its callers check.
 func (m *Manager) claimFor(id string) (s *session, rec *trajlog.Record, err error) {
-	if m.cfg.Shared == nil {
-		return nil, nil, stateErrorf(NotFound, "no live episode %q (it may have expired)", id)
-	}
 	if m.Draining() {
 		return nil, nil, elsewhere(id, "this server is draining")
 	}
@@ -157,15 +156,7 @@ func (m *Manager) specOfRecord(ctx context.Context, t *schemas.Trajectory) (epis
 	}
 	return episodeSpec{task: task, ds: ds, db: db, reward: specOf{spec: t.RewardSpec, hash: t.RewardSpecHash},
 		format: t.ActionFormat, maxTurns: t.MaxTurns, tools: set, prompt: t.Messages, tags: t.Tags, style: style,
-		maxCalls: cmpOr(t.MaxCallsPerTurn, m.cfg.MaxCallsPerTurn)}, nil
-}
-
-// cmpOr is v, or def when v is not positive.
-func cmpOr(v, def int) int {
-	if v > 0 {
-		return v
-	}
-	return def
+		maxCalls: cmp.Or(t.MaxCallsPerTurn, m.cfg.MaxCallsPerTurn)}, nil
 }
 
 // toolCall is a recorded call as the tools decode it.

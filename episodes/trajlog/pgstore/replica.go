@@ -87,17 +87,18 @@ func (s *Store) beat(ctx context.Context) error {
 	return nil
 }
 
-// heartbeat beats every third of the lease until the store closes.
-func (s *Store) heartbeat() {
+// heartbeat beats every third of the lease until beating ends: the
+// store closes or hands its episodes back.
+func (s *Store) heartbeat(beating context.Context) {
 	defer close(s.beatDone)
 	t := time.NewTicker(s.cfg.LeaseTTL / 3)
 	defer t.Stop()
 	for {
 		select {
-		case <-s.base.Done():
+		case <-beating.Done():
 			return
 		case <-t.C:
-			ctx, cancel := context.WithTimeout(s.base, s.cfg.LeaseTTL/3)
+			ctx, cancel := context.WithTimeout(beating, s.cfg.LeaseTTL/3)
 			s.beat(ctx) // a missed beat is retried at the next tick; writes are fenced either way
 			cancel()
 		}
@@ -132,9 +133,12 @@ func (s *Store) Load(ctx context.Context, id string) (*trajlog.Record, error) {
 	return s.Episode(ctx, id)
 }
 
-// HandBack gives up every episode this replica drives and deletes its
-// heartbeat (trajlog.Shared).
+// HandBack gives up every episode this replica drives, stops its
+// heartbeat and deletes it (trajlog.Shared): from then on the store
+// counts the replica as gone, while it finishes its writes and closes.
 func (s *Store) HandBack(ctx context.Context) error {
+	s.beatStop()
+	<-s.beatDone // no beat in flight writes the heartbeat back
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `UPDATE sqlgym_episodes SET replica = '' WHERE replica = $1 AND ended_at IS NULL`, s.cfg.Replica); err != nil {
 			return err

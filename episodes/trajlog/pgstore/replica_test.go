@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/sqlgym/sqlgym/episodes/trajlog"
 	"github.com/sqlgym/sqlgym/episodes/trajlog/pgstore"
 	"github.com/sqlgym/sqlgym/internal/testkit/pgtest"
@@ -88,4 +90,44 @@ func TestClaimAfterLeaseExpires(t *testing.T) {
 	if err != nil || len(rec.Steps) != 1 {
 		t.Fatalf("claim after the lease expired: %v (%v)", err, rec)
 	}
+}
+
+// A replica that handed its episodes back stops beating: while the
+// other replica beats on, its heartbeat stays deleted, so the store
+// counts it gone.
+func TestHandBackStopsTheHeartbeat(t *testing.T) {
+	ctx := context.Background()
+	url, _ := pgtest.URL(t)
+	const ttl = 60 * time.Millisecond // a beat every 20 ms
+	a := open(t, pgstore.Config{URL: url, Replica: "a", LeaseTTL: ttl})
+	open(t, pgstore.Config{URL: url, Replica: "b", LeaseTTL: ttl})
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if err := a.HandBack(ctx); err != nil {
+		t.Fatal(err)
+	}
+	seen := func(replica string) (at time.Time, ok bool) {
+		err := conn.QueryRow(ctx, `SELECT seen_at FROM sqlgym_replicas WHERE replica_id = $1`, replica).Scan(&at)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return at, false
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return at, true
+	}
+	first, _ := seen("b")
+	beats := 0
+	waitfor.Until(t, "three more beats of the replica that stayed", func() bool {
+		if at, _ := seen("b"); at.After(first) {
+			first, beats = at, beats+1
+		}
+		if _, ok := seen("a"); ok {
+			t.Fatalf("after %d beats of b, the replica that handed back has a heartbeat again", beats)
+		}
+		return beats >= 3
+	})
 }

@@ -96,6 +96,7 @@ type Store struct {
 	base     context.Context    // the flusher's context, cancelled by Close
 	cancel   context.CancelFunc // cancels base
 	stopped  chan struct{}      // closed when the flusher has returned
+	beatStop context.CancelFunc // stops the heartbeat (HandBack), before Close
 	beatDone chan struct{}      // closed when the heartbeat has returned (closed at once when not shared)
 
 	mu     sync.RWMutex // guards closed; held for reading while sending on ops
@@ -140,9 +141,11 @@ func OpenConfig(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, err
 	}
 	base, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	beating, beatStop := context.WithCancel(base)
 	s := &Store{
 		cfg: cfg, pool: pool, ops: make(chan op, cfg.QueueSize),
-		base: base, cancel: cancel, stopped: make(chan struct{}), beatDone: make(chan struct{}), failed: map[string]error{},
+		base: base, cancel: cancel, stopped: make(chan struct{}),
+		beatStop: beatStop, beatDone: make(chan struct{}), failed: map[string]error{},
 	}
 	if !s.shared() {
 		close(s.beatDone)
@@ -151,7 +154,7 @@ func OpenConfig(ctx context.Context, cfg Config) (*Store, error) {
 		pool.Close()
 		return nil, err
 	} else {
-		go s.heartbeat()
+		go s.heartbeat(beating)
 	}
 	go s.run()
 	return s, nil
