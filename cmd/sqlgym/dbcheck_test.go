@@ -114,7 +114,8 @@ func TestServeSkipDBCheck(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--dataset", "bad=spider:" + dir,
-			"--data-dir", t.TempDir(), "--skip-db-check", "--log-format", "json"}, out, &stderr)
+			"--data-dir", t.TempDir(), "--skip-db-check", "--log-format", "json",
+			"--shutdown-grace", "0s"}, out, &stderr) // its live episode ends at once
 	}()
 	select {
 	case <-out.ready:
