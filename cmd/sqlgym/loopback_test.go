@@ -81,7 +81,7 @@ func serveBackground(t *testing.T, args []string, log *zap.Logger) string {
 // the test ends, and returns its WebSocket URL; serve must end cleanly.
 func startServe(t *testing.T, args ...string) string {
 	t.Helper()
-	url, stderr, cancel, done := serveInProcess(t, append([]string{"--shutdown-grace", "5s"}, args...)...)
+	url, stderr, cancel, done := serveInProcess(t, append([]string{"--shutdown-grace", "0s"}, args...)...) // live episodes end at once
 	t.Cleanup(func() {
 		if err := stopped(t, cancel, done); err != nil {
 			t.Errorf("serve: %v\n%s", err, stderr.String())

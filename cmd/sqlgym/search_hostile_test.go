@@ -110,7 +110,7 @@ func hostileSearcher(t *testing.T, url string, seed uint64, stop <-chan struct{}
 func TestHostileSearchesLeaveSQLSteps(t *testing.T) {
 	dataset := wordsDataset(t, 30_000)
 	url, log, cancel, done := serveInProcess(t, "--dataset", dataset, "--tools", "execute_sql,search_values,submit",
-		"--search-concurrency", "1", "--data-dir", t.TempDir(), "--max-turns", "1000", "--shutdown-grace", "5s")
+		"--search-concurrency", "1", "--data-dir", t.TempDir(), "--max-turns", "1000", "--shutdown-grace", "0s")
 	defer stopped(t, cancel, done)
 	waitfor.Until(t, "the value index to be built", func() bool { return strings.Contains(log.String(), "value index ready") })
 	metrics := strings.TrimSuffix(strings.Replace(url, "ws://", "http://", 1), "/v1/ws") + "/metrics"
