@@ -14,8 +14,11 @@ import (
 	"github.com/sqlgym/sqlgym/schemas"
 )
 
+// TestOutcomes: each way a submission ends gives its outcome and reward.
+// The timeouts are short, as in TestWireConformance, which plays the
+// same outcomes: the two timeout cases wait them out.
 func TestOutcomes(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t, options{engines: shortTimeouts})
 	c := h.dial()
 	never := "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM r) SELECT count(*) FROM r"
 	tests := []struct {

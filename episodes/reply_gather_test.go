@@ -88,8 +88,10 @@ func TestReplyDelayBound(t *testing.T) {
 	const delay = time.Minute
 	clock := clockwork.NewFakeClock()
 	h := newHarness(t, options{
-		server:  func(c *transport.ServerConfig) { c.ReplyDelay, c.Clock = delay, clock },
-		engines: func(e *stack.EngineConfig) { e.Runner.QueryTimeout = 5 * time.Second },
+		server: func(c *transport.ServerConfig) { c.ReplyDelay, c.Clock = delay, clock },
+		// The slow step must outlast the few steps of real time between its
+		// start and the quick reply; the test waits it out at the end.
+		engines: func(e *stack.EngineConfig) { e.Runner.QueryTimeout = 2 * time.Second },
 	})
 	reg := h.mgr.Metrics().Registry
 	rc := h.raw()

@@ -2,12 +2,14 @@ package bench
 
 import (
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 
 	"github.com/sqlgym/sqlgym/env"
 	"github.com/sqlgym/sqlgym/episodes"
 	"github.com/sqlgym/sqlgym/episodes/transport"
+	"github.com/sqlgym/sqlgym/internal/app/stack"
 	"github.com/sqlgym/sqlgym/internal/testkit/testserver"
 )
 
@@ -19,6 +21,8 @@ type serverOptions struct {
 	token       string
 	maxEpisodes int
 	durable     bool // fsync the trajectory log as sqlgym serve does
+	// queryTimeout bounds a query the runner runs (0: StartDemo's).
+	queryTimeout time.Duration
 }
 
 // startServer serves a dataset on a loopback port for the test's length,
@@ -36,6 +40,11 @@ func startServerLog(tb testing.TB, o serverOptions) (*testserver.Server, *env.Da
 	tb.Helper()
 	d := testserver.StartDemo(tb, testserver.DemoOptions{
 		Dataset: o.dataset, Durable: o.durable,
+		Engines: func(ec *stack.EngineConfig, _ string) {
+			if o.queryTimeout > 0 {
+				ec.Runner.QueryTimeout = o.queryTimeout
+			}
+		},
 		Config:  func(c *episodes.Config, _ string) { c.MaxEpisodes = o.maxEpisodes },
 		Options: testserver.Options{Server: func(c *transport.ServerConfig) { c.Token = o.token }},
 	})

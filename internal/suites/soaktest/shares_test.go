@@ -48,19 +48,19 @@ func TestSoakSharesPerEngine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the shares soak imports four databases into two servers")
 	}
+	bin := binserver.Build(t) // once: every engine's server runs the same binary
 	for _, c := range []engineCase{
 		{name: "sqlite", serve: serveSQLite,
 			slow: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"},
 		{name: "postgres", serve: servePostgres, slow: "SELECT pg_sleep(120)"},
 		{name: "mariadb", serve: serveMariaDB, slow: "SELECT SLEEP(120)"},
 	} {
-		t.Run(c.name, func(t *testing.T) { soakShares(t, c) })
+		t.Run(c.name, func(t *testing.T) { soakShares(t, bin, c) })
 	}
 }
 
-// soakShares runs the soak on one engine.
-func soakShares(t *testing.T, c engineCase) {
-	bin := binserver.Build(t)
+// soakShares runs the soak on one engine, serving with the binary bin.
+func soakShares(t *testing.T, bin string, c engineCase) {
 	args, dbIDs := c.serve(t, bin)
 	srv := binserver.Start(t, bin, append(args, "--data-dir", filepath.Join(t.TempDir(), "data"),
 		"--log-format", "json", "--log-level", "error", "--submit-timeout", "60s", "--query-timeout", "30s")...)
