@@ -13,14 +13,6 @@ func pythons(t *testing.T) []string { return pyvenv.Pythons(t) }
 // python3 is the first interpreter pythons finds.
 func python3(t *testing.T) string { return pyvenv.Python3(t) }
 
-// installPackage installs the package the way the README says (python3
-// -m venv, then pip install --no-build-isolation, offline) into a new
-// virtual environment, and returns that environment's interpreter.
-func installPackage(t *testing.T, py string) string {
-	t.Helper()
-	return install(t, py, "--no-build-isolation")
-}
-
 // install pip-installs a copy of the sources into a new virtual
 // environment with pip's extra flags (pyvenv.Install).
 func install(t *testing.T, py string, flags ...string) string {

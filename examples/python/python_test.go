@@ -3,7 +3,8 @@
 // that `go test ./...` covers the client RL frameworks use. It builds
 // cmd/sqlgym, starts one server without and one with --token (and one on
 // Spider-dev for the GRPO rollout), pip-installs the package into a new
-// virtual environment, and runs `python -m unittest` on copies of the test
+// virtual environment (one, shared by the tests that only need the
+// package installed), and runs `python -m unittest` on copies of the test
 // files, away from the sources, so that they import the installed package.
 package python_test
 
@@ -25,7 +26,20 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(withCleanup{m, removeShared})
+}
+
+// withCleanup runs the tests, then cleanup, before goleak looks for
+// goroutines left behind.
+type withCleanup struct {
+	m       *testing.M
+	cleanup func()
+}
+
+// Run runs the tests and then the cleanup.
+func (w withCleanup) Run() int {
+	defer w.cleanup()
+	return w.m.Run()
 }
 
 const testToken = "python-test-token"
@@ -40,7 +54,7 @@ type script struct {
 }
 
 func TestPythonClient(t *testing.T) {
-	vpy := installPackage(t, python3(t))
+	vpy := installedPackage(t)
 	bin := binserver.Build(t)
 	plain := startServer(t, bin)
 	guarded := startServer(t, bin, "--token", testToken)

@@ -20,7 +20,7 @@ from typing import Any, List, Optional, Set
 
 import sqlgym
 
-from test_client import RUNAWAY_SQL, TOKEN, TOKEN_URL, URL, demo_gold
+from test_client import TOKEN, TOKEN_URL, URL, demo_gold
 
 
 class Relay:
@@ -95,6 +95,18 @@ async def until(condition: Any, what: str) -> None:
         if loop.time() > deadline:
             raise AssertionError(f"still not {what} after 60s")
         await asyncio.sleep(0.01)
+
+
+async def recorded(episode_id: str, condition: Any, what: str) -> None:
+    """Waits until the server's record of the episode, read over a
+    connection of its own, meets condition."""
+    async with sqlgym.AsyncClient(URL) as direct:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60
+        while not condition(await direct.get(episode_id)):
+            if loop.time() > deadline:
+                raise AssertionError(f"still not {what} after 60s")
+            await asyncio.sleep(0.01)
 
 
 def run(coro: Any) -> Any:
@@ -202,15 +214,20 @@ class AsyncClientTest(unittest.TestCase):
 
     def test_call_timeout(self) -> None:
         async def main() -> None:
-            async with sqlgym.AsyncClient(URL) as c:
+            relay = Relay(URL)
+            url = await relay.start()
+            async with sqlgym.AsyncClient(url) as c:
                 ep = (await c.reset(task_id="demo/library-001"))["episode_id"]
+                relay.hold()  # the step's reply comes only after its caller has given up
                 with self.assertRaises(sqlgym.CallTimeout):
                     await c.call("episode.step", {"episode_id": ep, "action": {"tool": "execute_sql",
-                                                                              "arguments": {"sql": RUNAWAY_SQL}}},
+                                                                              "arguments": {"sql": "SELECT 1"}}},
                                  timeout=0.3)
-                summary = await c.close_episode(ep)  # queued behind the step, which still ran
+                relay.release()
+                summary = await c.close_episode(ep)  # answered after the late step reply: the step still ran
                 self.assertEqual(summary["turns"], 1)
                 self.assertEqual(c._pending, {})
+            await relay.stop()
         run(main())
 
     def test_reconnect_resumes_live_episodes(self) -> None:
@@ -239,11 +256,13 @@ class AsyncClientTest(unittest.TestCase):
             url = await relay.start()
             async with sqlgym.AsyncClient(url, reconnect_delay=0.01) as c:
                 ep = (await c.reset(task_id="demo/library-001"))["episode_id"]
-                step = asyncio.ensure_future(c.step(ep, tool="execute_sql", arguments={"sql": RUNAWAY_SQL}))
-                await c.info()  # written after the step: its reply means the server has the step
-                close = asyncio.ensure_future(c.close_episode(ep))  # waits behind the step on the server
-                await c.info()
+                relay.hold()  # the server runs both calls; their replies are lost with the connection
+                step = asyncio.ensure_future(c.step(ep, tool="execute_sql", arguments={"sql": "SELECT 1"}))
+                await recorded(ep, lambda r: len(r["steps"]) == 1, "the step recorded")
+                close = asyncio.ensure_future(c.close_episode(ep))
+                await recorded(ep, lambda r: r.get("ended_at") is not None, "the episode closed")
                 relay.drop()
+                relay.release()
                 got = await step  # sent again with its turn: answered from the record, not run twice
                 self.assertEqual(got["info"]["turn"], 1)
                 self.assertTrue(got["info"].get("replayed"))

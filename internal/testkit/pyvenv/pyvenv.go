@@ -20,8 +20,9 @@ import (
 // buildModules are what installing the package offline needs of an
 // interpreter: venv, with ensurepip to put pip in the environment. The
 // build itself needs nothing more (_backend/sqlgym_backend.py is standard
-// library only): no setuptools, no wheel.
-const buildModules = "import venv, ensurepip"
+// library only): no setuptools, no wheel. The check prints the
+// interpreter's own path, which Pythons uses in place of a launcher's.
+const buildModules = "import venv, ensurepip, sys; print(sys.executable)"
 
 // debianPackages provide buildModules for Debian's python3.
 const debianPackages = "python3 python3-venv"
@@ -31,8 +32,11 @@ const debianPackages = "python3 python3-venv"
 var PackageFiles = []string{"pyproject.toml", "README.md", "sqlgym_client.py", "sqlgym/*.py", "_backend/*.py"}
 
 // Pythons finds every interpreter that can install the package offline
-// among python3 on PATH and Debian's /usr/bin/python3 (the same file
-// once). Without one the test skips, except in CI, where it fails.
+// among python3 on PATH and Debian's /usr/bin/python3, each named by the
+// path it runs as (sys.executable): a launcher such as pyenv's shim is
+// the interpreter it starts, without the launcher's cost on every run,
+// and two candidates that are one interpreter count once. Without one
+// the test skips, except in CI, where it fails.
 func Pythons(t testing.TB) []string {
 	t.Helper()
 	var found, tried []string
@@ -42,17 +46,18 @@ func Pythons(t testing.TB) []string {
 		candidates = append([]string{py}, candidates...)
 	}
 	for _, py := range candidates {
-		real, err := filepath.EvalSymlinks(py)
+		out, err := exec.Command(py, "-c", buildModules).Output()
+		if err != nil {
+			tried = append(tried, py+": "+strings.TrimSpace(lastLine(string(out)+stderrOf(err), err)))
+			continue
+		}
+		exe := strings.TrimSpace(string(out))
+		real, err := filepath.EvalSymlinks(exe)
 		if err != nil || seen[real] {
 			continue
 		}
 		seen[real] = true
-		out, err := exec.Command(py, "-c", buildModules).CombinedOutput()
-		if err == nil {
-			found = append(found, py)
-			continue
-		}
-		tried = append(tried, py+": "+strings.TrimSpace(lastLine(string(out), err)))
+		found = append(found, exe)
 	}
 	if len(found) > 0 {
 		return found
@@ -67,6 +72,14 @@ func Pythons(t testing.TB) []string {
 func Python3(t testing.TB) string {
 	t.Helper()
 	return Pythons(t)[0]
+}
+
+// stderrOf is what a failed command printed on its standard error.
+func stderrOf(err error) string {
+	if exit, ok := err.(*exec.ExitError); ok {
+		return string(exit.Stderr)
+	}
+	return ""
 }
 
 func lastLine(out string, err error) string {
@@ -90,7 +103,13 @@ func Source(t testing.TB) string {
 // Building from a copy keeps concurrent runs apart.
 func Install(t testing.TB, py string, flags ...string) string {
 	t.Helper()
-	dir := t.TempDir()
+	return InstallIn(t, t.TempDir(), py, flags...)
+}
+
+// InstallIn is Install into dir, an empty folder that the caller keeps
+// for as long as the environment is used (tests share one that way).
+func InstallIn(t testing.TB, dir, py string, flags ...string) string {
+	t.Helper()
 	src := filepath.Join(dir, "src")
 	CopyFiles(t, Source(t), src, PackageFiles)
 	venv := filepath.Join(dir, "venv")
