@@ -1,8 +1,8 @@
 // Package binserver runs the real sqlgym binary for tests: it builds
 // cmd/sqlgym (once per checkout, relinked only when its sources change),
 // starts `sqlgym serve` with the test's flags on a free port, waits until
-// it prints where it listens, and stops or kills it. The crash and soak tests use it, so each does not carry its own
-// process handling.
+// it prints where it listens, and stops or kills it. The crash and soak
+// tests use it, so each does not carry its own process handling.
 package binserver
 
 import (
